@@ -1,0 +1,107 @@
+//! The exact engines and what they share: count options and results.
+//!
+//! - [`Enumerator`]: depth-first search over bitboard placements; the fast general engine.
+//! - [`SatEngine`]: a CNF encoding solved with varisat; independent of the enumerator's
+//!   search, used to cross-check it and to export DIMACS for external counters.
+//!
+//! Both answer the same questions ([`Engine::solve`], [`Engine::count`]) and must agree.
+
+mod enumerate;
+mod sat;
+
+pub use enumerate::{Enumerator, Solutions};
+pub use sat::{Encoding, SatEngine};
+
+use std::time::Duration;
+
+use crate::layout::Layout;
+use crate::problem::Problem;
+
+/// Why a count stopped before it was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The count limit was reached.
+    Limit,
+    /// The time limit ran out.
+    Time,
+    /// A count would have exceeded 128 bits.
+    Overflow,
+}
+
+/// How to count.
+#[derive(Default)]
+pub struct CountOptions {
+    /// Stop once this many solutions are seen.
+    pub limit: Option<u128>,
+    /// Stop after this long, with a partial count.
+    pub time_limit: Option<Duration>,
+    /// Also count, for each cell, the solutions with a ship on it.
+    pub per_cell: bool,
+    /// Use all cores (ignored when a count limit is set).
+    pub parallel: bool,
+    /// Called with (subtrees done, subtrees in all) as a parallel count progresses.
+    pub progress: Option<Box<dyn Fn(u64, u64) + Sync + Send>>,
+}
+
+/// The answer of a count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountResult {
+    /// Solutions counted: exact when `complete`, else a lower bound.
+    pub count: u128,
+    /// Whether every solution was counted.
+    pub complete: bool,
+    /// Why the count stopped early, if it did.
+    pub stopped: Option<Stop>,
+    /// Per cell (row-major), the solutions with a ship there, when asked for.
+    pub per_cell: Option<Vec<u128>>,
+    /// Which engine counted: `"enum"` or `"sat"`.
+    pub engine: &'static str,
+}
+
+/// A count that could not be given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CountError {
+    /// The count exceeds 128 bits.
+    #[error("the count exceeds 2^128")]
+    Overflow,
+}
+
+/// The engine to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The bitboard enumerator.
+    #[default]
+    Enum,
+    /// The SAT encoding with varisat.
+    Sat,
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "enum" | "auto" => Ok(Engine::Enum),
+            "sat" => Ok(Engine::Sat),
+            _ => Err(format!("unknown engine {s:?}: expected enum, sat or auto")),
+        }
+    }
+}
+
+impl Engine {
+    /// One solution, if any.
+    pub fn solve(self, problem: &Problem) -> Option<Layout> {
+        match self {
+            Engine::Enum => Enumerator::new(problem).solve(),
+            Engine::Sat => SatEngine::new(problem).solve(),
+        }
+    }
+
+    /// Counts solutions with the given options.
+    pub fn count(self, problem: &Problem, opts: &CountOptions) -> Result<CountResult, CountError> {
+        match self {
+            Engine::Enum => Enumerator::new(problem).count(opts),
+            Engine::Sat => SatEngine::new(problem).count(opts),
+        }
+    }
+}

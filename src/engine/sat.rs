@@ -1,0 +1,298 @@
+//! The SAT engine: a CNF encoding of a problem, solved and counted with varisat.
+//!
+//! Variables: one per allowed placement, "a ship of this type sits here", and one per cell,
+//! "a ship covers this cell". Clauses:
+//! - a cell is a ship cell exactly when a chosen placement covers it, and at most one chosen
+//!   placement covers it (pairwise, no auxiliary variables);
+//! - under the no-touch rule, a chosen placement makes every cell of its halo water;
+//! - exactly `n` placements of a type the fleet has `n` of, and exactly `k` ship cells in a
+//!   row or column whose count is `k`: a unary sequential counter whose auxiliary variables
+//!   are each *defined* by an equivalence (`s(i,j) <-> s(i-1,j) or (s(i-1,j-1) and x(i))`),
+//!   so they are functions of the inputs and the CNF has exactly one model per layout;
+//! - clue cells: water is false, ships are true (segment kinds restrict the placements).
+//!
+//! Identical ships need no symmetry breaking: a layout is a set of placement variables.
+//! Counting enumerates models and blocks each with one clause over the placement variables
+//! that are true in it; since every layout has the same number of ships, that clause rules
+//! out exactly that layout. [`SatEngine::write_dimacs`] exports the CNF with the placement
+//! variables as the projection set for external model counters.
+//!
+//! varisat cannot be interrupted inside one `solve` call, so time limits are checked between
+//! models; one model of a satisfiable Battleship CNF takes milliseconds.
+
+use std::io::Write;
+use std::time::Instant;
+
+use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
+
+use crate::clue::Clue;
+use crate::layout::{Layout, Ship};
+use crate::problem::Problem;
+use crate::rules::Rules;
+
+use super::{CountError, CountOptions, CountResult, Stop};
+
+/// The SAT engine for one problem.
+pub struct SatEngine<'p> {
+    problem: &'p Problem,
+    enc: Encoding,
+}
+
+/// A problem's CNF and the map from variables back to placements.
+pub struct Encoding {
+    /// The clauses.
+    pub formula: CnfFormula,
+    /// For each ship type, the literal of each allowed placement.
+    pub placement_vars: Vec<Vec<Lit>>,
+    /// The literal of each cell.
+    pub cell_vars: Vec<Lit>,
+}
+
+impl Encoding {
+    /// Encodes `problem` into a fresh formula.
+    pub fn new(problem: &Problem) -> Encoding {
+        let mut formula = CnfFormula::new();
+        let (placement_vars, cell_vars) = encode(problem, &mut formula);
+        Encoding {
+            formula,
+            placement_vars,
+            cell_vars,
+        }
+    }
+}
+
+/// Writes the clauses of `problem` into `f`; returns the placement and cell literals.
+pub fn encode(problem: &Problem, f: &mut impl ExtendFormula) -> (Vec<Vec<Lit>>, Vec<Lit>) {
+    let d = problem.dims();
+    let ntypes = problem.fleet().types().len();
+    let pvars: Vec<Vec<Lit>> = (0..ntypes)
+        .map(|ty| {
+            (0..problem.placements(ty).len())
+                .map(|_| f.new_lit())
+                .collect()
+        })
+        .collect();
+    let cells: Vec<Lit> = (0..d.cells()).map(|_| f.new_lit()).collect();
+    let mut cover: Vec<Vec<Lit>> = vec![Vec::new(); d.cells()];
+    for (ty, vars) in pvars.iter().enumerate() {
+        for (p, &x) in problem.placements(ty).iter().zip(vars) {
+            for &c in &p.cells {
+                cover[c].push(x);
+                f.add_clause(&[!x, cells[c]]);
+            }
+            if problem.rules() == Rules::NoTouch {
+                for &h in &p.halo {
+                    f.add_clause(&[!x, !cells[h]]);
+                }
+            }
+        }
+    }
+    for (c, xs) in cover.iter().enumerate() {
+        let mut clause = vec![!cells[c]];
+        clause.extend(xs);
+        f.add_clause(&clause);
+        for i in 0..xs.len() {
+            for j in i + 1..xs.len() {
+                f.add_clause(&[!xs[i], !xs[j]]);
+            }
+        }
+    }
+    for (ty, t) in problem.fleet().types().iter().enumerate() {
+        exactly(f, &pvars[ty], t.count);
+    }
+    let spec = problem.spec();
+    for r in 0..d.height {
+        if let Some(k) = spec.row_count(r) {
+            let line: Vec<Lit> = (0..d.width).map(|c| cells[d.index(r, c)]).collect();
+            exactly(f, &line, k);
+        }
+    }
+    for c in 0..d.width {
+        if let Some(k) = spec.col_count(c) {
+            let line: Vec<Lit> = (0..d.height).map(|r| cells[d.index(r, c)]).collect();
+            exactly(f, &line, k);
+        }
+    }
+    for (c, &y) in cells.iter().enumerate() {
+        match spec.clue(c) {
+            Some(Clue::Water | Clue::Blocked) => f.add_clause(&[!y]),
+            Some(Clue::Ship | Clue::Segment(_)) => f.add_clause(&[y]),
+            None => {}
+        }
+    }
+    (pvars, cells)
+}
+
+/// Exactly `k` of `xs` are true, by a unary sequential counter with defined auxiliaries.
+fn exactly(f: &mut impl ExtendFormula, xs: &[Lit], k: usize) {
+    if k > xs.len() {
+        f.add_clause(&[]);
+        return;
+    }
+    // prev[j] is "at least j+1 of the inputs so far are true", for j up to k (k+1 counts).
+    let mut prev: Vec<Lit> = Vec::new();
+    for &x in xs {
+        let width = (prev.len() + 1).min(k + 1);
+        let mut cur = Vec::with_capacity(width);
+        for j in 0..width {
+            let s = f.new_lit();
+            let a = prev.get(j).copied();
+            let b = if j == 0 { None } else { Some(prev[j - 1]) };
+            // s <-> a or (b and x), where a missing `a` is false and a missing `b` is true.
+            match a {
+                Some(a) => {
+                    f.add_clause(&[!a, s]);
+                    match b {
+                        Some(b) => {
+                            f.add_clause(&[!s, a, b]);
+                            f.add_clause(&[!s, a, x]);
+                            f.add_clause(&[!b, !x, s]);
+                        }
+                        None => {
+                            f.add_clause(&[!s, a, x]);
+                            f.add_clause(&[!x, s]);
+                        }
+                    }
+                }
+                None => match b {
+                    Some(b) => {
+                        f.add_clause(&[!s, b]);
+                        f.add_clause(&[!s, x]);
+                        f.add_clause(&[!b, !x, s]);
+                    }
+                    None => {
+                        f.add_clause(&[!s, x]);
+                        f.add_clause(&[!x, s]);
+                    }
+                },
+            }
+            cur.push(s);
+        }
+        prev = cur;
+    }
+    if k > 0 {
+        f.add_clause(&[prev[k - 1]]);
+    }
+    if let Some(&over) = prev.get(k) {
+        f.add_clause(&[!over]);
+    }
+}
+
+impl<'p> SatEngine<'p> {
+    /// Encodes `problem`.
+    pub fn new(problem: &'p Problem) -> Self {
+        SatEngine {
+            problem,
+            enc: Encoding::new(problem),
+        }
+    }
+
+    /// The encoding.
+    pub fn encoding(&self) -> &Encoding {
+        &self.enc
+    }
+
+    fn solver(&self) -> Solver<'static> {
+        let mut s = Solver::new();
+        s.add_formula(&self.enc.formula);
+        s
+    }
+
+    fn decode(&self, model: &[Lit]) -> (Layout, Vec<Lit>) {
+        let truth = |l: Lit| model.get(l.index()).is_some_and(|m| m.is_positive());
+        let mut ships = Vec::new();
+        let mut block = Vec::new();
+        for (ty, vars) in self.enc.placement_vars.iter().enumerate() {
+            for (i, &x) in vars.iter().enumerate() {
+                if truth(x) {
+                    ships.push(Ship {
+                        ty,
+                        cells: self.problem.placements(ty)[i].cells.clone(),
+                    });
+                    block.push(!x);
+                }
+            }
+        }
+        (Layout { ships }, block)
+    }
+
+    /// One solution, if there is any.
+    pub fn solve(&self) -> Option<Layout> {
+        let mut s = self.solver();
+        match s.solve() {
+            Ok(true) => s.model().map(|m| self.decode(&m).0),
+            _ => None,
+        }
+    }
+
+    /// Counts solutions by enumerating models with blocking clauses; see the module doc.
+    /// Cost grows with the number of solutions: use it to cross-check, not on open boards.
+    pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+        let start = Instant::now();
+        let mut s = self.solver();
+        let d = self.problem.dims();
+        let mut per_cell = opts.per_cell.then(|| vec![0u128; d.cells()]);
+        let mut count = 0u128;
+        let mut stopped = None;
+        loop {
+            if opts.limit.is_some_and(|l| count >= l) {
+                stopped = Some(Stop::Limit);
+                break;
+            }
+            if opts.time_limit.is_some_and(|t| start.elapsed() >= t) {
+                stopped = Some(Stop::Time);
+                break;
+            }
+            match s.solve() {
+                Ok(true) => {}
+                _ => break,
+            }
+            let Some(model) = s.model() else { break };
+            let (layout, block) = self.decode(&model);
+            if let Some(pc) = per_cell.as_mut() {
+                for c in layout.cells() {
+                    pc[c] += 1;
+                }
+            }
+            count = count.checked_add(1).ok_or(CountError::Overflow)?;
+            if block.is_empty() {
+                break;
+            }
+            s.add_clause(&block);
+        }
+        Ok(CountResult {
+            count,
+            complete: stopped.is_none(),
+            stopped,
+            per_cell,
+            engine: "sat",
+        })
+    }
+
+    /// Writes the CNF in DIMACS form, declaring the placement variables as the projection
+    /// set (`c p show ... 0` and `c ind ... 0`), so a projected model counter counts layouts.
+    pub fn write_dimacs(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let f = &self.enc.formula;
+        writeln!(
+            out,
+            "c broadside: placement variables are the projection set"
+        )?;
+        writeln!(out, "p cnf {} {}", f.var_count(), f.len())?;
+        let show: Vec<String> = self
+            .enc
+            .placement_vars
+            .iter()
+            .flatten()
+            .map(|l| l.to_dimacs().to_string())
+            .collect();
+        writeln!(out, "c p show {} 0", show.join(" "))?;
+        writeln!(out, "c ind {} 0", show.join(" "))?;
+        for clause in f.iter() {
+            for l in clause {
+                write!(out, "{} ", l.to_dimacs())?;
+            }
+            writeln!(out, "0")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,41 @@
+//! broadside: an exact constraint engine for Battleship.
+//!
+//! It reads a solitaire puzzle (row and column counts, given cells, ships that never touch)
+//! or a board state, and answers exactly: a solution, the number of layouts consistent with
+//! it, and per-cell layout counts. Two engines share one model and must agree: a bitboard
+//! enumerator ([`Enumerator`]) and a SAT encoding solved with varisat ([`SatEngine`]).
+//!
+//! ```
+//! use broadside::{Dims, Fleet, ProblemSpec, Rules, Enumerator};
+//! let spec = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch);
+//! let problem = spec.build().unwrap();
+//! assert_eq!(Enumerator::new(&problem).count_up_to(u128::MAX).count, 524);
+//! ```
+//!
+//! Counting convention: a layout is a set of placements; ships of the same shape are
+//! interchangeable, so each layout is counted once ([`Fleet::labelling_factor`] converts to
+//! counts that tell identical ships apart).
+#![warn(missing_docs)]
+
+pub mod bitboard;
+pub mod clue;
+pub mod engine;
+pub mod fleet;
+pub mod format;
+pub mod geom;
+pub mod layout;
+pub mod problem;
+pub mod rules;
+pub mod shape;
+pub mod validate;
+
+pub use clue::Clue;
+pub use engine::{
+    CountError, CountOptions, CountResult, Engine, Enumerator, SatEngine, Solutions, Stop,
+};
+pub use fleet::{Fleet, ShipType};
+pub use geom::Dims;
+pub use layout::{Layout, Ship};
+pub use problem::{Conflict, Invalid, Placement, Problem, ProblemError, ProblemSpec};
+pub use rules::Rules;
+pub use shape::{Segment, Shape};

@@ -1,0 +1,517 @@
+//! Problems: the raw description a file gives ([`ProblemSpec`]) and the validated form the
+//! engines run on ([`Problem`]).
+//!
+//! [`ProblemSpec`] has public fields and may say anything; [`ProblemSpec::build`] checks it
+//! and reports every structural reason it is invalid at once ([`ProblemError`]). A built
+//! [`Problem`] also holds, for each ship type, every placement that the clues and counts allow
+//! on their own ([`Placement`]); both engines start from that list. [`Problem::conflicts`]
+//! names the obvious reasons a well-formed problem has no solution (row totals that differ
+//! from column totals, a clue no ship can cover, ...), so that a user learns *why*.
+
+use crate::clue::Clue;
+use crate::fleet::Fleet;
+use crate::geom::Dims;
+use crate::layout::Layout;
+use crate::rules::Rules;
+use crate::shape::Segment;
+
+/// Where a problem came from: free text kept through conversions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Meta {
+    /// A short identifier, e.g. `rubin-113`.
+    pub name: Option<String>,
+    /// Attribution, e.g. the collection a puzzle was taken from.
+    pub source: Option<String>,
+}
+
+/// A problem as written: a board, a fleet, rules, counts and clues. See [`ProblemSpec::build`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemSpec {
+    /// Board size.
+    pub dims: Dims,
+    /// The ships.
+    pub fleet: Fleet,
+    /// Whether ships may touch.
+    pub rules: Rules,
+    /// Ship cells per row, top to bottom (`None`: not given). Empty means none given.
+    pub rows: Vec<Option<usize>>,
+    /// Ship cells per column, left to right (`None`: not given). Empty means none given.
+    pub cols: Vec<Option<usize>>,
+    /// One entry per cell, row-major. Empty means no clues.
+    pub clues: Vec<Option<Clue>>,
+    /// A solution recorded with the problem, checked by the tools that read it.
+    pub solution: Option<Layout>,
+    /// Name and source.
+    pub meta: Meta,
+}
+
+/// A structural defect of a [`ProblemSpec`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Invalid {
+    /// Zero rows or columns, or too many cells.
+    #[error("board size {0} is not supported (1 to 4096 cells, each side at least 1)")]
+    Size(Dims),
+    /// The fleet has no ship.
+    #[error("the fleet has no ship")]
+    EmptyFleet,
+    /// Row counts given, but not one per row.
+    #[error("{given} row counts for {height} rows")]
+    RowCountLength {
+        /// Counts given.
+        given: usize,
+        /// Rows on the board.
+        height: usize,
+    },
+    /// Column counts given, but not one per column.
+    #[error("{given} column counts for {width} columns")]
+    ColCountLength {
+        /// Counts given.
+        given: usize,
+        /// Columns on the board.
+        width: usize,
+    },
+    /// Clues given, but not one per cell.
+    #[error("{given} clue cells for a board of {cells}")]
+    ClueLength {
+        /// Entries given.
+        given: usize,
+        /// Cells on the board.
+        cells: usize,
+    },
+    /// A row count larger than the row.
+    #[error("row {row} count {count} exceeds the width {width}")]
+    RowCountTooLarge {
+        /// Row index (0-based).
+        row: usize,
+        /// The count.
+        count: usize,
+        /// Board width.
+        width: usize,
+    },
+    /// A column count larger than the column.
+    #[error("column {col} count {count} exceeds the height {height}")]
+    ColCountTooLarge {
+        /// Column index (0-based).
+        col: usize,
+        /// The count.
+        count: usize,
+        /// Board height.
+        height: usize,
+    },
+    /// The recorded solution refers to cells off the board or to unknown ship types.
+    #[error("the recorded solution does not fit the board and fleet: {0}")]
+    Solution(String),
+}
+
+/// Every structural defect of a [`ProblemSpec`], in the order found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid problem: {}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+pub struct ProblemError(pub Vec<Invalid>);
+
+/// A reason a well-formed problem has no solution, found without search.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Conflict {
+    /// The row counts and column counts (all given) add up differently.
+    #[error("the row counts add up to {rows} but the column counts to {cols}")]
+    RowColSums {
+        /// Sum of row counts.
+        rows: usize,
+        /// Sum of column counts.
+        cols: usize,
+    },
+    /// All row (or column) counts are given and they do not add up to the fleet's cells.
+    #[error("the {what} counts add up to {sum} but the fleet has {fleet} ship cells")]
+    FleetSum {
+        /// "row" or "column".
+        what: &'static str,
+        /// Their sum.
+        sum: usize,
+        /// Ship cells in the fleet.
+        fleet: usize,
+    },
+    /// A ship type has fewer allowed placements than ships.
+    #[error("only {placements} place(s) left for {count} ship(s) of type {name}")]
+    NoRoom {
+        /// The type's name.
+        name: String,
+        /// Ships of that type.
+        count: usize,
+        /// Placements the clues and counts allow.
+        placements: usize,
+    },
+    /// A ship clue that no allowed placement covers.
+    #[error("no ship of the fleet can cover the {clue} clue at row {row}, column {col}")]
+    Uncoverable {
+        /// Row (0-based).
+        row: usize,
+        /// Column (0-based).
+        col: usize,
+        /// The clue's symbol.
+        clue: char,
+    },
+    /// A row needs more ship cells than it has cells that may hold one.
+    #[error("{what} {index} needs {count} ship cells but only {room} of its cells can hold one")]
+    LineTooFull {
+        /// "row" or "column".
+        what: &'static str,
+        /// Its index (0-based).
+        index: usize,
+        /// The count.
+        count: usize,
+        /// Cells that some allowed placement covers.
+        room: usize,
+    },
+    /// A row whose clues already hold more ship cells than its count.
+    #[error("{what} {index} has {clued} ship clues but a count of {count}")]
+    LineOverfull {
+        /// "row" or "column".
+        what: &'static str,
+        /// Its index (0-based).
+        index: usize,
+        /// The count.
+        count: usize,
+        /// Ship clues in it.
+        clued: usize,
+    },
+    /// Two ship clues touch diagonally, which the no-touch rule forbids for one ship or two.
+    #[error(
+        "ship clues at ({0}, {1}) and ({2}, {3}) touch diagonally, which the no-touch rule forbids"
+    )]
+    DiagonalClues(usize, usize, usize, usize),
+}
+
+/// One ship of a given type at one spot on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// Index of the ship type in the fleet.
+    pub ty: usize,
+    /// The cells it covers, increasing.
+    pub cells: Vec<usize>,
+    /// The cells around it (orthogonal and diagonal neighbours, on the board, not covered).
+    pub halo: Vec<usize>,
+}
+
+/// A validated problem with its allowed placements; see the module documentation.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    spec: ProblemSpec,
+    placements: Vec<Vec<Placement>>,
+}
+
+impl ProblemSpec {
+    /// An empty board: no counts, no clues.
+    pub fn empty(dims: Dims, fleet: Fleet, rules: Rules) -> ProblemSpec {
+        ProblemSpec {
+            dims,
+            fleet,
+            rules,
+            rows: Vec::new(),
+            cols: Vec::new(),
+            clues: Vec::new(),
+            solution: None,
+            meta: Meta::default(),
+        }
+    }
+
+    /// The clue at a cell.
+    pub fn clue(&self, cell: usize) -> Option<Clue> {
+        self.clues.get(cell).copied().flatten()
+    }
+
+    /// The row count of `row`, if given.
+    pub fn row_count(&self, row: usize) -> Option<usize> {
+        self.rows.get(row).copied().flatten()
+    }
+
+    /// The column count of `col`, if given.
+    pub fn col_count(&self, col: usize) -> Option<usize> {
+        self.cols.get(col).copied().flatten()
+    }
+
+    /// Checks the spec and computes the allowed placements; reports every defect found.
+    pub fn build(self) -> Result<Problem, ProblemError> {
+        let mut errs = Vec::new();
+        let d = self.dims;
+        if d.width == 0 || d.height == 0 || d.cells() > crate::bitboard::MAX_CELLS {
+            return Err(ProblemError(vec![Invalid::Size(d)]));
+        }
+        if self.fleet.ship_count() == 0 {
+            errs.push(Invalid::EmptyFleet);
+        }
+        if !self.rows.is_empty() && self.rows.len() != d.height {
+            errs.push(Invalid::RowCountLength {
+                given: self.rows.len(),
+                height: d.height,
+            });
+        }
+        if !self.cols.is_empty() && self.cols.len() != d.width {
+            errs.push(Invalid::ColCountLength {
+                given: self.cols.len(),
+                width: d.width,
+            });
+        }
+        if !self.clues.is_empty() && self.clues.len() != d.cells() {
+            errs.push(Invalid::ClueLength {
+                given: self.clues.len(),
+                cells: d.cells(),
+            });
+        }
+        for (row, c) in self.rows.iter().enumerate() {
+            if let Some(count) = *c {
+                if count > d.width {
+                    errs.push(Invalid::RowCountTooLarge {
+                        row,
+                        count,
+                        width: d.width,
+                    });
+                }
+            }
+        }
+        for (col, c) in self.cols.iter().enumerate() {
+            if let Some(count) = *c {
+                if count > d.height {
+                    errs.push(Invalid::ColCountTooLarge {
+                        col,
+                        count,
+                        height: d.height,
+                    });
+                }
+            }
+        }
+        if let Some(sol) = &self.solution {
+            if let Err(e) = sol.fits(d, &self.fleet) {
+                errs.push(Invalid::Solution(e));
+            }
+        }
+        if !errs.is_empty() {
+            return Err(ProblemError(errs));
+        }
+        let placements = allowed_placements(&self);
+        Ok(Problem {
+            spec: self,
+            placements,
+        })
+    }
+}
+
+/// The segment each cell of `cells` is within a ship covering exactly `cells`.
+pub fn segment_at(dims: Dims, cells: &[usize], cell: usize) -> Option<Segment> {
+    let (r, c) = dims.row_col(cell);
+    let has = |dr: isize, dc: isize| {
+        dims.checked(r as isize + dr, c as isize + dc)
+            .is_some_and(|n| cells.contains(&n))
+    };
+    Segment::from_neighbours(has(-1, 0), has(1, 0), has(0, -1), has(0, 1))
+}
+
+fn allowed_placements(spec: &ProblemSpec) -> Vec<Vec<Placement>> {
+    let d = spec.dims;
+    spec.fleet
+        .types()
+        .iter()
+        .enumerate()
+        .map(|(ty, t)| {
+            let mut out = Vec::new();
+            for o in t.shape.orientations() {
+                let (h, w) = o.extent();
+                if h > d.height || w > d.width {
+                    continue;
+                }
+                for r0 in 0..=d.height - h {
+                    for c0 in 0..=d.width - w {
+                        let mut cells: Vec<usize> = o
+                            .cells()
+                            .iter()
+                            .map(|&(r, c)| d.index(r0 + r, c0 + c))
+                            .collect();
+                        cells.sort_unstable();
+                        let mut halo: Vec<usize> =
+                            cells.iter().flat_map(|&c| d.neighbours8(c)).collect();
+                        halo.sort_unstable();
+                        halo.dedup();
+                        halo.retain(|c| !cells.contains(c));
+                        let p = Placement { ty, cells, halo };
+                        if placement_allowed(spec, &p) {
+                            out.push(p);
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// Whether a placement, on its own, agrees with the clues and the counts.
+fn placement_allowed(spec: &ProblemSpec, p: &Placement) -> bool {
+    let d = spec.dims;
+    for &cell in &p.cells {
+        match spec.clue(cell) {
+            Some(Clue::Water | Clue::Blocked) => return false,
+            Some(Clue::Segment(s)) if segment_at(d, &p.cells, cell) != Some(s) => return false,
+            _ => {}
+        }
+    }
+    if spec.rules == Rules::NoTouch
+        && p.halo
+            .iter()
+            .any(|&c| spec.clue(c).is_some_and(Clue::is_ship))
+    {
+        return false;
+    }
+    let mut per_row = std::collections::BTreeMap::<usize, usize>::new();
+    let mut per_col = std::collections::BTreeMap::<usize, usize>::new();
+    for &cell in &p.cells {
+        let (r, c) = d.row_col(cell);
+        *per_row.entry(r).or_default() += 1;
+        *per_col.entry(c).or_default() += 1;
+    }
+    per_row
+        .iter()
+        .all(|(&r, &n)| spec.row_count(r).is_none_or(|k| n <= k))
+        && per_col
+            .iter()
+            .all(|(&c, &n)| spec.col_count(c).is_none_or(|k| n <= k))
+}
+
+impl Problem {
+    /// The spec this problem was built from.
+    pub fn spec(&self) -> &ProblemSpec {
+        &self.spec
+    }
+
+    /// Board size.
+    pub fn dims(&self) -> Dims {
+        self.spec.dims
+    }
+
+    /// The fleet.
+    pub fn fleet(&self) -> &Fleet {
+        &self.spec.fleet
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> Rules {
+        self.spec.rules
+    }
+
+    /// The allowed placements of ship type `ty`, in a fixed order.
+    pub fn placements(&self, ty: usize) -> &[Placement] {
+        &self.placements[ty]
+    }
+
+    /// Cells a ship must cover (ship and segment clues).
+    pub fn required_cells(&self) -> Vec<usize> {
+        (0..self.dims().cells())
+            .filter(|&c| self.spec.clue(c).is_some_and(Clue::is_ship))
+            .collect()
+    }
+
+    /// The obvious reasons this problem has no solution; empty when none is seen (which does
+    /// not mean it has one).
+    pub fn conflicts(&self) -> Vec<Conflict> {
+        let s = &self.spec;
+        let d = s.dims;
+        let mut out = Vec::new();
+        let fleet_cells = s.fleet.cell_count();
+        let all = |v: &[Option<usize>], n: usize| {
+            (v.len() == n && v.iter().all(Option::is_some)).then(|| v.iter().flatten().sum())
+        };
+        let rows_sum: Option<usize> = all(&s.rows, d.height);
+        let cols_sum: Option<usize> = all(&s.cols, d.width);
+        if let (Some(r), Some(c)) = (rows_sum, cols_sum) {
+            if r != c {
+                out.push(Conflict::RowColSums { rows: r, cols: c });
+            }
+        }
+        for (what, sum) in [("row", rows_sum), ("column", cols_sum)] {
+            if let Some(sum) = sum {
+                if sum != fleet_cells {
+                    out.push(Conflict::FleetSum {
+                        what,
+                        sum,
+                        fleet: fleet_cells,
+                    });
+                }
+            }
+        }
+        for (ty, t) in s.fleet.types().iter().enumerate() {
+            if self.placements[ty].len() < t.count {
+                out.push(Conflict::NoRoom {
+                    name: t.name.clone(),
+                    count: t.count,
+                    placements: self.placements[ty].len(),
+                });
+            }
+        }
+        let mut coverable = vec![false; d.cells()];
+        for p in self.placements.iter().flatten() {
+            for &c in &p.cells {
+                coverable[c] = true;
+            }
+        }
+        for cell in self.required_cells() {
+            if !coverable[cell] {
+                let (row, col) = d.row_col(cell);
+                out.push(Conflict::Uncoverable {
+                    row,
+                    col,
+                    clue: s.clue(cell).map_or('*', Clue::symbol),
+                });
+            }
+        }
+        let lines = [("row", d.height, &s.rows), ("column", d.width, &s.cols)];
+        for (what, n, counts) in lines {
+            for index in 0..n {
+                let Some(count) = counts.get(index).copied().flatten() else {
+                    continue;
+                };
+                let in_line = |cell: usize| {
+                    let (r, c) = d.row_col(cell);
+                    if what == "row" {
+                        r == index
+                    } else {
+                        c == index
+                    }
+                };
+                let cells = (0..d.cells()).filter(|&c| in_line(c));
+                let room = cells.clone().filter(|&c| coverable[c]).count();
+                let clued = cells
+                    .filter(|&c| s.clue(c).is_some_and(Clue::is_ship))
+                    .count();
+                if clued > count {
+                    out.push(Conflict::LineOverfull {
+                        what,
+                        index,
+                        count,
+                        clued,
+                    });
+                } else if room < count {
+                    out.push(Conflict::LineTooFull {
+                        what,
+                        index,
+                        count,
+                        room,
+                    });
+                }
+            }
+        }
+        // Diagonal neighbours can belong to one polyomino, so this holds for straight fleets.
+        if s.rules == Rules::NoTouch && s.fleet.is_straight() {
+            for cell in self.required_cells() {
+                let (r, c) = d.row_col(cell);
+                for dc in [-1isize, 1] {
+                    if let Some(n) = d.checked(r as isize + 1, c as isize + dc) {
+                        if s.clue(n).is_some_and(Clue::is_ship) {
+                            let (r2, c2) = d.row_col(n);
+                            out.push(Conflict::DiagonalClues(r, c, r2, c2));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
