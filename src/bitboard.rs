@@ -114,7 +114,7 @@ impl<const N: usize> Bits<N> {
 
     /// The set shifted towards lower indices by `k` cells (`cell - k`), dropping cells below 0.
     #[inline]
-    pub fn shr(self, k: usize) -> Self {
+    pub fn shift_down(self, k: usize) -> Self {
         let (words, bits) = (k / 64, k % 64);
         let mut out = Self::EMPTY;
         for i in 0..N {
@@ -133,7 +133,7 @@ impl<const N: usize> Bits<N> {
 
     /// The set shifted towards higher indices by `k` cells (`cell + k`), dropping overflow.
     #[inline]
-    pub fn shl(self, k: usize) -> Self {
+    pub fn shift_up(self, k: usize) -> Self {
         let (words, bits) = (k / 64, k % 64);
         let mut out = Self::EMPTY;
         for i in (0..N).rev() {
@@ -189,16 +189,16 @@ macro_rules! binop {
             #[inline]
             fn $f(mut self, rhs: Self) -> Self {
                 for i in 0..N {
-                    self.0[i] = self.0[i] $op rhs.0[i];
+                    self.0[i] $op rhs.0[i];
                 }
                 self
             }
         }
     };
 }
-binop!(BitOr, bitor, |);
-binop!(BitAnd, bitand, &);
-binop!(BitXor, bitxor, ^);
+binop!(BitOr, bitor, |=);
+binop!(BitAnd, bitand, &=);
+binop!(BitXor, bitxor, ^=);
 
 impl<const N: usize> Sub for Bits<N> {
     type Output = Self;
@@ -282,10 +282,13 @@ mod tests {
     #[test]
     fn shifts_cross_word_boundaries() {
         let a = Bits::<2>::from_cells([0, 63, 64, 127]);
-        assert_eq!(a.shl(1).iter().collect::<Vec<_>>(), vec![1, 64, 65]);
-        assert_eq!(a.shr(1).iter().collect::<Vec<_>>(), vec![62, 63, 126]);
-        assert_eq!(a.shr(64).iter().collect::<Vec<_>>(), vec![0, 63]);
-        assert_eq!(a.shl(70).iter().collect::<Vec<_>>(), vec![70, 127]);
+        assert_eq!(a.shift_up(1).iter().collect::<Vec<_>>(), vec![1, 64, 65]);
+        assert_eq!(
+            a.shift_down(1).iter().collect::<Vec<_>>(),
+            vec![62, 63, 126]
+        );
+        assert_eq!(a.shift_down(64).iter().collect::<Vec<_>>(), vec![0, 63]);
+        assert_eq!(a.shift_up(70).iter().collect::<Vec<_>>(), vec![70, 127]);
     }
 
     #[test]

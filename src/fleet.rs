@@ -120,14 +120,14 @@ impl Fleet {
                 entries.push((Shape::straight(len), 1, len.to_string()));
                 continue;
             }
-            if let Some((n, l)) = t.split_once(['x', 'X', '×']) {
-                if let (Some(n), Some(l)) = (number(n), number(l)) {
-                    if l == 0 {
-                        return Err(err("a ship needs a length of at least 1", t));
-                    }
-                    entries.push((Shape::straight(l), n, l.to_string()));
-                    continue;
+            if let Some((n, l)) = t.split_once(['x', 'X', '×'])
+                && let (Some(n), Some(l)) = (number(n), number(l))
+            {
+                if l == 0 {
+                    return Err(err("a ship needs a length of at least 1", t));
                 }
+                entries.push((Shape::straight(l), n, l.to_string()));
+                continue;
             }
             // A name: a declared shape, or followed by a length.
             let shape = if let Some((_, s)) = shapes.iter().find(|(n, _)| n == t) {
@@ -185,16 +185,24 @@ impl Fleet {
             .product()
     }
 
-    /// The fleet in the syntax [`Fleet::parse`] reads: straight ships as lengths (largest
-    /// first), polyominoes by their name with `xCOUNT`.
+    /// The fleet in the syntax [`Fleet::parse`] reads: unnamed straight ships as lengths
+    /// (largest first), named ships and polyominoes by name with `xCOUNT`.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         for t in &self.types {
-            match t.shape.straight_len() {
-                Some(l) => parts.extend(std::iter::repeat_n(l.to_string(), t.count)),
-                None if t.count == 1 => parts.push(t.name.clone()),
-                None => parts.push(format!("{} x{}", t.name, t.count)),
-            }
+            let named = match t.shape.straight_len() {
+                Some(l) if t.name == l.to_string() => {
+                    parts.extend(std::iter::repeat_n(l.to_string(), t.count));
+                    continue;
+                }
+                Some(l) => format!("{} {l}", t.name),
+                None => t.name.clone(),
+            };
+            parts.push(if t.count == 1 {
+                named
+            } else {
+                format!("{named} x{}", t.count)
+            });
         }
         parts.join(" ")
     }

@@ -259,31 +259,31 @@ impl ProblemSpec {
             });
         }
         for (row, c) in self.rows.iter().enumerate() {
-            if let Some(count) = *c {
-                if count > d.width {
-                    errs.push(Invalid::RowCountTooLarge {
-                        row,
-                        count,
-                        width: d.width,
-                    });
-                }
+            if let Some(count) = *c
+                && count > d.width
+            {
+                errs.push(Invalid::RowCountTooLarge {
+                    row,
+                    count,
+                    width: d.width,
+                });
             }
         }
         for (col, c) in self.cols.iter().enumerate() {
-            if let Some(count) = *c {
-                if count > d.height {
-                    errs.push(Invalid::ColCountTooLarge {
-                        col,
-                        count,
-                        height: d.height,
-                    });
-                }
+            if let Some(count) = *c
+                && count > d.height
+            {
+                errs.push(Invalid::ColCountTooLarge {
+                    col,
+                    count,
+                    height: d.height,
+                });
             }
         }
-        if let Some(sol) = &self.solution {
-            if let Err(e) = sol.fits(d, &self.fleet) {
-                errs.push(Invalid::Solution(e));
-            }
+        if let Some(sol) = &self.solution
+            && let Err(e) = sol.fits(d, &self.fleet)
+        {
+            errs.push(Invalid::Solution(e));
         }
         if !errs.is_empty() {
             return Err(ProblemError(errs));
@@ -421,20 +421,20 @@ impl Problem {
         };
         let rows_sum: Option<usize> = all(&s.rows, d.height);
         let cols_sum: Option<usize> = all(&s.cols, d.width);
-        if let (Some(r), Some(c)) = (rows_sum, cols_sum) {
-            if r != c {
-                out.push(Conflict::RowColSums { rows: r, cols: c });
-            }
+        if let (Some(r), Some(c)) = (rows_sum, cols_sum)
+            && r != c
+        {
+            out.push(Conflict::RowColSums { rows: r, cols: c });
         }
         for (what, sum) in [("row", rows_sum), ("column", cols_sum)] {
-            if let Some(sum) = sum {
-                if sum != fleet_cells {
-                    out.push(Conflict::FleetSum {
-                        what,
-                        sum,
-                        fleet: fleet_cells,
-                    });
-                }
+            if let Some(sum) = sum
+                && sum != fleet_cells
+            {
+                out.push(Conflict::FleetSum {
+                    what,
+                    sum,
+                    fleet: fleet_cells,
+                });
             }
         }
         for (ty, t) in s.fleet.types().iter().enumerate() {
@@ -503,11 +503,11 @@ impl Problem {
             for cell in self.required_cells() {
                 let (r, c) = d.row_col(cell);
                 for dc in [-1isize, 1] {
-                    if let Some(n) = d.checked(r as isize + 1, c as isize + dc) {
-                        if s.clue(n).is_some_and(Clue::is_ship) {
-                            let (r2, c2) = d.row_col(n);
-                            out.push(Conflict::DiagonalClues(r, c, r2, c2));
-                        }
+                    if let Some(n) = d.checked(r as isize + 1, c as isize + dc)
+                        && s.clue(n).is_some_and(Clue::is_ship)
+                    {
+                        let (r2, c2) = d.row_col(n);
+                        out.push(Conflict::DiagonalClues(r, c, r2, c2));
                     }
                 }
             }

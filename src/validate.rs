@@ -48,10 +48,10 @@ pub fn check(spec: &ProblemSpec, layout: &Layout) -> Result<(), Vec<String>> {
         for c in 0..d.cells() {
             let Some(a) = owner[c] else { continue };
             for n in d.neighbours8(c) {
-                if let Some(b) = owner[n] {
-                    if a < b {
-                        errs.push(format!("ships {a} and {b} touch"));
-                    }
+                if let Some(b) = owner[n]
+                    && a < b
+                {
+                    errs.push(format!("ships {a} and {b} touch"));
                 }
             }
         }
@@ -76,9 +76,9 @@ pub fn check(spec: &ProblemSpec, layout: &Layout) -> Result<(), Vec<String>> {
             }
         }
     }
-    for cell in 0..d.cells() {
+    for (cell, &own) in owner.iter().enumerate() {
         let (r, c) = d.row_col(cell);
-        let ok = match (spec.clue(cell), owner[cell]) {
+        let ok = match (spec.clue(cell), own) {
             (None, _) => true,
             (Some(Clue::Water | Clue::Blocked), o) => o.is_none(),
             (Some(Clue::Ship), o) => o.is_some(),

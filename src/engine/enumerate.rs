@@ -146,6 +146,9 @@ struct State<const N: usize> {
     chosen: Vec<(u16, u32)>,
 }
 
+/// What one parallel subtree count returns: count, stop reason, overflow, per-cell counts.
+type TaskResult = (u128, Option<Stop>, bool, Option<Vec<u128>>);
+
 /// Per-search control: limits, the shared stop flag, and the running total.
 struct Ctl<'a> {
     limit: Option<u128>,
@@ -166,12 +169,12 @@ impl Ctl<'_> {
                 self.reason.get_or_insert(Stop::Time);
                 return true;
             }
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    self.stop.store(true, Ordering::Relaxed);
-                    self.reason = Some(Stop::Time);
-                    return true;
-                }
+            if let Some(d) = self.deadline
+                && Instant::now() >= d
+            {
+                self.stop.store(true, Ordering::Relaxed);
+                self.reason = Some(Stop::Time);
+                return true;
             }
         }
         self.reason.is_some()
@@ -186,10 +189,10 @@ impl Ctl<'_> {
                 self.reason = Some(Stop::Overflow);
             }
         }
-        if let Some(l) = self.limit {
-            if self.found >= l {
-                self.reason = Some(Stop::Limit);
-            }
+        if let Some(l) = self.limit
+            && self.found >= l
+        {
+            self.reason = Some(Stop::Limit);
         }
     }
 }
@@ -315,7 +318,7 @@ impl<const N: usize> Tables<N> {
                     .map(|o| {
                         let mut m = Bits::EMPTY;
                         for &off in &o.offsets {
-                            m |= q.block.shr(off);
+                            m |= q.block.shift_down(off);
                         }
                         m & o.anchors
                     })
@@ -473,7 +476,7 @@ impl<const N: usize> Tables<N> {
             }
         }
         for &off in &orient.offsets {
-            a &= free.shr(off);
+            a &= free.shift_down(off);
         }
         a
     }
@@ -500,7 +503,7 @@ impl<const N: usize> Tables<N> {
                 }
                 for (o, a) in per_orient.into_iter().enumerate() {
                     for &off in &self.types[ty].orients[o].offsets {
-                        for c in a.shl(off).iter() {
+                        for c in a.shift_up(off).iter() {
                             cells[c] += 1;
                         }
                     }
@@ -654,7 +657,7 @@ impl<const N: usize> Tables<N> {
         let tasks = self.frontier(256);
         let done = AtomicU64::new(0);
         let total = tasks.len() as u64;
-        let results: Vec<(u128, Option<Stop>, bool, Option<Vec<u128>>)> = tasks
+        let results: Vec<TaskResult> = tasks
             .into_par_iter()
             .map(|mut st| {
                 let mut ctl = new_ctl(None);

@@ -1,1 +1,118 @@
 //! File formats: broadside's text and JSON formats, and the formats people already have.
+//!
+//! - [`text`]: the plain-text format a person reads and types (`docs/FORMAT.md`).
+//! - [`json`]: the same content as JSON, for programs.
+//! - [`jsonl`]: the JSON-lines puzzle records of the external puzzle collections.
+//! - [`dzn`]: MiniZinc data files of the "solbat" benchmark.
+//! - [`xcsp`]: the XCSP3/PyCSP3 Battleships JSON.
+//!
+//! [`read`] detects the format from the file name and the content and returns every problem
+//! in the input (a JSON-lines file holds many). Errors carry the line and column.
+
+pub mod dzn;
+pub mod json;
+pub mod jsonl;
+pub mod text;
+pub mod xcsp;
+
+use crate::problem::ProblemSpec;
+
+/// A malformed input: where, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}line {line}, column {column}: {message}", file.as_ref().map(|f| format!("{f}: ")).unwrap_or_default())]
+pub struct ParseError {
+    /// The file, when known.
+    pub file: Option<String>,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// What was wrong or expected.
+    pub message: String,
+}
+
+impl ParseError {
+    /// An error at a line and column.
+    pub fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            file: None,
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// The same error, naming the file.
+    pub fn in_file(mut self, file: &str) -> Self {
+        self.file = Some(file.to_string());
+        self
+    }
+
+    /// An error from serde_json, which reports line and column itself.
+    pub fn from_json(e: &serde_json::Error, line_offset: usize) -> Self {
+        ParseError::new(e.line() + line_offset, e.column().max(1), e.to_string())
+    }
+}
+
+/// The formats broadside reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// broadside's text format.
+    Text,
+    /// broadside's JSON format.
+    Json,
+    /// JSON lines, one external puzzle record per line.
+    Jsonl,
+    /// MiniZinc data.
+    Dzn,
+    /// XCSP3/PyCSP3 JSON.
+    Xcsp,
+}
+
+impl Format {
+    /// Detects the format from a file name (may be `-`) and the content.
+    pub fn detect(name: &str, content: &str) -> Format {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".dzn") {
+            return Format::Dzn;
+        }
+        if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
+            return Format::Jsonl;
+        }
+        let trimmed = content.trim_start();
+        if trimmed.starts_with('{') {
+            if content.contains("\"rowSums\"") {
+                return Format::Xcsp;
+            }
+            let objects = content
+                .lines()
+                .filter(|l| l.trim_start().starts_with('{'))
+                .count();
+            let json_lines = content
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .all(|l| l.trim_start().starts_with('{') && l.trim_end().ends_with('}'));
+            if content.contains("\"hints\"") && json_lines && objects >= 1 {
+                return Format::Jsonl;
+            }
+            return Format::Json;
+        }
+        if !lower.ends_with(".txt") && content.contains("rowsum") && content.contains(';') {
+            return Format::Dzn;
+        }
+        Format::Text
+    }
+}
+
+/// Parses every problem in `content`, detecting the format from `name` and the content.
+/// Errors name the file.
+pub fn read(name: &str, content: &str) -> Result<Vec<ProblemSpec>, ParseError> {
+    let r = match Format::detect(name, content) {
+        Format::Text => text::parse(content).map(|p| vec![p]),
+        Format::Json => json::parse(content).map(|p| vec![p]),
+        Format::Jsonl => jsonl::parse(content),
+        Format::Dzn => dzn::parse(content).map(|p| vec![p]),
+        Format::Xcsp => xcsp::parse(content).map(|p| vec![p]),
+    };
+    r.map_err(|e| e.in_file(name))
+}

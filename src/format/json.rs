@@ -1,0 +1,180 @@
+//! broadside's JSON problem format: the text format's content as one object.
+//!
+//! ```json
+//! {"name": "tiny", "width": 4, "height": 3, "rules": "no-touch", "fleet": "2 1",
+//!  "rows": [2, 0, 1], "cols": [1, 1, null, 1],
+//!  "grid": ["<...", "....", "...."], "solution": ["<>..", "....", "...o"]}
+//! ```
+//!
+//! `grid` rows use the text format's cell symbols; `rows` and `cols` may hold `null` for an
+//! unknown count, and may be omitted, like `grid`, `solution`, `name`, `source` and `shapes`
+//! (an object from polyomino name to art, e.g. `{"L": "#./##"}`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clue::Clue;
+use crate::fleet::Fleet;
+use crate::geom::Dims;
+use crate::layout::Layout;
+use crate::problem::{Meta, ProblemSpec};
+use crate::rules::Rules;
+use crate::shape::Shape;
+
+use super::ParseError;
+
+/// The serialised form of a [`ProblemSpec`].
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct JsonProblem {
+    /// Identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Attribution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// `touch` or `no-touch`.
+    #[serde(default)]
+    pub rules: Rules,
+    /// The fleet syntax.
+    pub fleet: String,
+    /// Polyomino declarations, name to art.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub shapes: BTreeMap<String, String>,
+    /// Row counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rows: Vec<Option<usize>>,
+    /// Column counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cols: Vec<Option<usize>>,
+    /// Clue symbols, one string per row.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grid: Vec<String>,
+    /// A solution in the layout grid form.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub solution: Vec<String>,
+}
+
+impl JsonProblem {
+    /// The serialised form of a spec.
+    pub fn from_spec(spec: &ProblemSpec) -> JsonProblem {
+        let d = spec.dims;
+        let grid = if spec.clues.is_empty() {
+            Vec::new()
+        } else {
+            (0..d.height)
+                .map(|r| {
+                    (0..d.width)
+                        .map(|c| spec.clue(d.index(r, c)).map_or('.', Clue::symbol))
+                        .collect()
+                })
+                .collect()
+        };
+        JsonProblem {
+            name: spec.meta.name.clone(),
+            source: spec.meta.source.clone(),
+            width: d.width,
+            height: d.height,
+            rules: spec.rules,
+            fleet: spec.fleet.describe(),
+            shapes: spec
+                .fleet
+                .polyominoes()
+                .map(|t| (t.name.clone(), t.shape.art()))
+                .collect(),
+            rows: spec.rows.clone(),
+            cols: spec.cols.clone(),
+            grid,
+            solution: spec
+                .solution
+                .as_ref()
+                .map(|s| s.to_rows(d, &spec.fleet))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The spec; errors name the field at fault.
+    pub fn into_spec(self) -> Result<ProblemSpec, String> {
+        let dims = Dims::new(self.width, self.height);
+        let shapes = self
+            .shapes
+            .iter()
+            .map(|(n, art)| {
+                Shape::parse_art(art)
+                    .map(|s| (n.clone(), s))
+                    .map_err(|e| format!("shape {n}: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let fleet = Fleet::parse(&self.fleet, &shapes).map_err(|e| format!("fleet: {e}"))?;
+        let mut clues = Vec::new();
+        if !self.grid.is_empty() {
+            if self.grid.len() != dims.height {
+                return Err(format!(
+                    "grid: {} rows for a height of {}",
+                    self.grid.len(),
+                    dims.height
+                ));
+            }
+            for (r, row) in self.grid.iter().enumerate() {
+                let syms: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+                if syms.len() != dims.width {
+                    return Err(format!(
+                        "grid row {r}: {} cells for a width of {}",
+                        syms.len(),
+                        dims.width
+                    ));
+                }
+                for ch in syms {
+                    clues.push(match ch {
+                        '.' => None,
+                        _ => {
+                            Some(Clue::from_symbol(ch).ok_or_else(|| {
+                                format!("grid row {r}: unknown cell symbol {ch:?}")
+                            })?)
+                        }
+                    });
+                }
+            }
+            if clues.iter().all(Option::is_none) {
+                clues.clear();
+            }
+        }
+        let solution = if self.solution.is_empty() {
+            None
+        } else {
+            Some(
+                Layout::from_rows(&self.solution, dims, &fleet)
+                    .map_err(|e| format!("solution: {e}"))?,
+            )
+        };
+        Ok(ProblemSpec {
+            dims,
+            fleet,
+            rules: self.rules,
+            rows: self.rows,
+            cols: self.cols,
+            clues,
+            solution,
+            meta: Meta {
+                name: self.name,
+                source: self.source,
+            },
+        })
+    }
+}
+
+/// Parses one problem in the JSON format.
+pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
+    let jp: JsonProblem = serde_json::from_str(input).map_err(|e| ParseError::from_json(&e, 0))?;
+    jp.into_spec().map_err(|e| ParseError::new(1, 1, e))
+}
+
+/// Prints a problem in the JSON format (pretty).
+pub fn print(spec: &ProblemSpec) -> String {
+    serde_json::to_string_pretty(&JsonProblem::from_spec(spec)).expect("a problem serialises")
+}

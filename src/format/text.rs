@@ -1,0 +1,345 @@
+//! broadside's plain-text problem format.
+//!
+//! ```text
+//! // Lines starting with // are comments.
+//! name: rubin-113
+//! source: CSPLib prob014 (Moshe Rubin 2005)
+//! size: 10x10
+//! fleet: 4 3 3 2 2 2 1 1 1 1
+//! rules: no-touch
+//! grid:
+//!      0 5 0 2 2 3 1 3 2 2
+//!   2  . . . . . ~ . . . .
+//!   ...
+//! solution:
+//!   . . . . . . . < > .
+//!   ...
+//! ```
+//!
+//! Header lines are `key: value`: `size` (`WxH`, width first; required), `fleet` (the
+//! [`Fleet::parse`] syntax; required), `rules` (`touch` or `no-touch`, default `no-touch`),
+//! `name`, `source`, and `shape NAME: ART` to declare a polyomino (`#` ship, `.` empty, rows
+//! separated by `/`) that the fleet may then name.
+//!
+//! `grid:` starts the board: an optional first line of column counts (integers or `?`), then
+//! one line per row: an optional row count (integer or `?`) and the row's cells, separated by
+//! spaces or written together. Cell symbols: `.` no clue, `~` water, `*` a ship segment of
+//! unknown kind, `o < > ^ v m` the segment kinds (single, left/right end, top/bottom end,
+//! middle), `#` a rock (blocked). Without `grid:` the board is empty. `solution:` gives a
+//! layout in the [`Layout`] grid form.
+
+use crate::clue::Clue;
+use crate::fleet::Fleet;
+use crate::geom::Dims;
+use crate::layout::Layout;
+use crate::problem::{Meta, ProblemSpec};
+use crate::rules::Rules;
+use crate::shape::Shape;
+
+use super::ParseError;
+
+#[derive(PartialEq)]
+enum Section {
+    Header,
+    Grid,
+    Solution,
+}
+
+/// Parses one problem in the text format.
+pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
+    let mut dims: Option<Dims> = None;
+    let mut fleet_text: Option<(String, usize, usize)> = None;
+    let mut rules = Rules::default();
+    let mut meta = Meta::default();
+    let mut shapes: Vec<(String, Shape)> = Vec::new();
+    let mut section = Section::Header;
+    let mut col_counts: Option<Vec<Option<usize>>> = None;
+    let mut grid_rows: Vec<(Option<usize>, Vec<Option<Clue>>, bool)> = Vec::new();
+    let mut solution_rows: Vec<(String, usize)> = Vec::new();
+    let mut last_line = 0;
+
+    for (i, raw) in input.lines().enumerate() {
+        let ln = i + 1;
+        last_line = ln;
+        let line = raw.trim_end();
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with("//") {
+            continue;
+        }
+        let indent = line.chars().count() - trimmed.chars().count();
+        let lower = trimmed.to_ascii_lowercase();
+        if lower == "grid:" {
+            section = Section::Grid;
+            continue;
+        }
+        if lower == "solution:" {
+            section = Section::Solution;
+            continue;
+        }
+        match section {
+            Section::Header => {
+                let Some((key, value)) = trimmed.split_once(':') else {
+                    return Err(ParseError::new(
+                        ln,
+                        indent + 1,
+                        "expected 'key: value', 'grid:' or 'solution:'",
+                    ));
+                };
+                let vcol =
+                    indent + key.chars().count() + 2 + (value.len() - value.trim_start().len());
+                let value = value.trim();
+                let key_l = key.trim().to_ascii_lowercase();
+                match key_l.as_str() {
+                    "size" => {
+                        dims = Some(
+                            value
+                                .parse()
+                                .map_err(|e: String| ParseError::new(ln, vcol, e))?,
+                        )
+                    }
+                    "fleet" => fleet_text = Some((value.to_string(), ln, vcol)),
+                    "rules" => {
+                        rules = value
+                            .parse()
+                            .map_err(|e: String| ParseError::new(ln, vcol, e))?
+                    }
+                    "name" => meta.name = Some(value.to_string()),
+                    "source" => meta.source = Some(value.to_string()),
+                    k if k.starts_with("shape ") => {
+                        let name = key.trim()[6..].trim().to_string();
+                        if name.is_empty() || name.parse::<usize>().is_ok() {
+                            return Err(ParseError::new(
+                                ln,
+                                indent + 1,
+                                "a shape needs a name that is not a number",
+                            ));
+                        }
+                        let shape = Shape::parse_art(value)
+                            .map_err(|e| ParseError::new(ln, vcol, e.to_string()))?;
+                        shapes.push((name, shape));
+                    }
+                    _ => {
+                        return Err(ParseError::new(
+                            ln,
+                            indent + 1,
+                            format!(
+                                "unknown key {:?}: expected size, fleet, rules, name, source or shape NAME",
+                                key.trim()
+                            ),
+                        ));
+                    }
+                }
+            }
+            Section::Grid => {
+                let d =
+                    dims.ok_or_else(|| ParseError::new(ln, 1, "'size:' must come before 'grid:'"))?;
+                let tokens = tokenize(line);
+                let is_counts = |t: &[(usize, &str)]| {
+                    t.iter()
+                        .all(|(_, s)| *s == "?" || s.parse::<usize>().is_ok())
+                };
+                if grid_rows.is_empty()
+                    && col_counts.is_none()
+                    && tokens.len() == d.width
+                    && is_counts(&tokens)
+                {
+                    col_counts = Some(
+                        tokens
+                            .iter()
+                            .map(|(_, s)| count_token(s, ln, 0))
+                            .collect::<Result<_, _>>()?,
+                    );
+                    continue;
+                }
+                if grid_rows.len() == d.height {
+                    return Err(ParseError::new(
+                        ln,
+                        indent + 1,
+                        format!("more than {} grid rows", d.height),
+                    ));
+                }
+                let (count, cells_tokens, has_count) = match tokens.first() {
+                    Some((c, s)) if *s == "?" || s.parse::<usize>().is_ok() => {
+                        (count_token(s, ln, *c)?, &tokens[1..], true)
+                    }
+                    _ => (None, &tokens[..], false),
+                };
+                let mut cells: Vec<(usize, char)> = Vec::new();
+                for (col, tok) in cells_tokens {
+                    for (k, ch) in tok.chars().enumerate() {
+                        cells.push((col + k, ch));
+                    }
+                }
+                if cells.len() != d.width {
+                    let col = cells.get(d.width).map_or(line.chars().count() + 1, |c| c.0);
+                    return Err(ParseError::new(
+                        ln,
+                        col,
+                        format!(
+                            "expected {} cells in this row, found {}",
+                            d.width,
+                            cells.len()
+                        ),
+                    ));
+                }
+                let row = cells
+                    .iter()
+                    .map(|&(col, ch)| match ch {
+                        '.' => Ok(None),
+                        _ => Clue::from_symbol(ch).map(Some).ok_or_else(|| {
+                            ParseError::new(
+                                ln,
+                                col,
+                                format!("unknown cell symbol {ch:?}: expected one of . ~ * o < > ^ v m #"),
+                            )
+                        }),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                grid_rows.push((count, row, has_count));
+            }
+            Section::Solution => solution_rows.push((trimmed.to_string(), ln)),
+        }
+    }
+
+    let dims = dims.ok_or_else(|| ParseError::new(last_line.max(1), 1, "missing 'size: WxH'"))?;
+    let (ftext, fline, fcol) =
+        fleet_text.ok_or_else(|| ParseError::new(last_line.max(1), 1, "missing 'fleet: ...'"))?;
+    let fleet =
+        Fleet::parse(&ftext, &shapes).map_err(|e| ParseError::new(fline, fcol, e.to_string()))?;
+    if !grid_rows.is_empty() && grid_rows.len() != dims.height {
+        return Err(ParseError::new(
+            last_line,
+            1,
+            format!(
+                "the grid has {} rows for a height of {}",
+                grid_rows.len(),
+                dims.height
+            ),
+        ));
+    }
+    let any_row_count = grid_rows.iter().any(|r| r.2);
+    let rows = if any_row_count {
+        grid_rows.iter().map(|r| r.0).collect()
+    } else {
+        Vec::new()
+    };
+    let clues: Vec<Option<Clue>> = grid_rows.iter().flat_map(|r| r.1.iter().copied()).collect();
+    let clues = if clues.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        clues
+    };
+    let solution = if solution_rows.is_empty() {
+        None
+    } else {
+        let first = solution_rows[0].1;
+        let rows: Vec<String> = solution_rows.iter().map(|r| r.0.clone()).collect();
+        Some(Layout::from_rows(&rows, dims, &fleet).map_err(|e| ParseError::new(first, 1, e))?)
+    };
+    Ok(ProblemSpec {
+        dims,
+        fleet,
+        rules,
+        rows,
+        cols: col_counts.unwrap_or_default(),
+        clues,
+        solution,
+        meta,
+    })
+}
+
+fn tokenize(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut col = 0;
+    let mut byte_start = 0;
+    for (b, ch) in line.char_indices() {
+        col += 1;
+        if ch.is_whitespace() {
+            if let Some(s) = start.take() {
+                out.push((s, &line[byte_start..b]));
+            }
+        } else if start.is_none() {
+            start = Some(col);
+            byte_start = b;
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &line[byte_start..]));
+    }
+    out
+}
+
+fn count_token(s: &str, line: usize, col: usize) -> Result<Option<usize>, ParseError> {
+    if s == "?" {
+        return Ok(None);
+    }
+    s.parse::<usize>().map(Some).map_err(|_| {
+        ParseError::new(
+            line,
+            col.max(1),
+            format!("expected a count or '?', found {s:?}"),
+        )
+    })
+}
+
+/// Prints a problem in the text format; [`parse`] reads it back to an equal spec.
+pub fn print(spec: &ProblemSpec) -> String {
+    let mut out = String::new();
+    if let Some(n) = &spec.meta.name {
+        out.push_str(&format!("name: {n}\n"));
+    }
+    if let Some(s) = &spec.meta.source {
+        out.push_str(&format!("source: {s}\n"));
+    }
+    out.push_str(&format!("size: {}\n", spec.dims));
+    for t in spec.fleet.polyominoes() {
+        out.push_str(&format!("shape {}: {}\n", t.name, t.shape.art()));
+    }
+    out.push_str(&format!("fleet: {}\n", spec.fleet.describe()));
+    out.push_str(&format!("rules: {}\n", spec.rules));
+    let d = spec.dims;
+    let has_rows = !spec.rows.is_empty();
+    if has_rows || !spec.cols.is_empty() || !spec.clues.is_empty() {
+        out.push_str("grid:\n");
+        let show = |c: Option<usize>| c.map_or("?".to_string(), |k| k.to_string());
+        let width = spec
+            .rows
+            .iter()
+            .chain(&spec.cols)
+            .map(|&c| show(c).len())
+            .max()
+            .unwrap_or(1);
+        let pad = if has_rows { width + 2 } else { 0 };
+        if !spec.cols.is_empty() {
+            let cols: Vec<String> = spec
+                .cols
+                .iter()
+                .map(|&c| format!("{:>width$}", show(c)))
+                .collect();
+            out.push_str(&format!("{}{}\n", " ".repeat(pad), cols.join(" ")));
+        }
+        for r in 0..d.height {
+            if has_rows {
+                out.push_str(&format!("{:>width$}  ", show(spec.rows[r])));
+            }
+            let cells: Vec<String> = (0..d.width)
+                .map(|c| {
+                    let sym = spec.clue(d.index(r, c)).map_or('.', Clue::symbol);
+                    format!("{sym:>width$}")
+                })
+                .collect();
+            out.push_str(&cells.join(" "));
+            out.push('\n');
+        }
+    }
+    if let Some(sol) = &spec.solution {
+        out.push_str("solution:\n");
+        for row in sol.to_rows(d, &spec.fleet) {
+            let spaced: Vec<String> = row.chars().map(|c| c.to_string()).collect();
+            out.push_str(&spaced.join(" "));
+            out.push('\n');
+        }
+    }
+    out
+}
