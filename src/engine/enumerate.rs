@@ -163,8 +163,10 @@ struct Ctl<'a> {
 impl Ctl<'_> {
     #[inline]
     fn should_stop(&mut self) -> bool {
+        // Checked at a search's first node too: parallel subtrees can be short.
+        let check = self.nodes & 0x3ff == 0;
         self.nodes += 1;
-        if self.nodes & 0x3ff == 0 {
+        if check {
             if self.stop.load(Ordering::Relaxed) {
                 self.reason.get_or_insert(Stop::Time);
                 return true;

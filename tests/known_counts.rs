@@ -1,0 +1,157 @@
+//! "Perft" table: exact layout counts from the literature and from independent brute force,
+//! checked by every engine that can reach them.
+
+mod common;
+
+use broadside::{CountOptions, Dims, Engine, Enumerator, Fleet, ProblemSpec, Rules, SatEngine};
+
+fn problem(w: usize, h: usize, fleet: &str, rules: Rules) -> broadside::Problem {
+    ProblemSpec::empty(Dims::new(w, h), Fleet::parse(fleet, &[]).unwrap(), rules)
+        .build()
+        .unwrap()
+}
+
+fn enum_count(p: &broadside::Problem, parallel: bool, per_cell: bool) -> broadside::CountResult {
+    Enumerator::new(p)
+        .count(&CountOptions {
+            parallel,
+            per_cell,
+            ..Default::default()
+        })
+        .unwrap()
+}
+
+#[test]
+fn kancko_5x5_no_touch_is_524() {
+    let p = problem(5, 5, "3 2", Rules::NoTouch);
+    let e = enum_count(&p, false, true);
+    let s = SatEngine::new(&p)
+        .count(&CountOptions {
+            per_cell: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(e.count, 524);
+    assert_eq!(s.count, 524);
+    assert_eq!(e.per_cell, s.per_cell);
+    // Every layout covers 5 cells.
+    assert_eq!(e.per_cell.unwrap().iter().sum::<u128>(), 524 * 5);
+    assert_eq!(common::naive_count(p.spec()), 524);
+}
+
+#[test]
+fn kancko_9x9_no_touch() {
+    let p = problem(9, 9, "5 4 3 3 2", Rules::NoTouch);
+    let r = enum_count(&p, true, false);
+    assert!(r.complete);
+    assert_eq!(r.count, 241_273_548);
+    // The thesis tells the two 3-ships apart.
+    assert_eq!(r.count * p.fleet().labelling_factor(), 482_547_096);
+    assert_eq!(enum_count(&p, false, false).count, 241_273_548);
+}
+
+#[test]
+fn sakuta_iida_10x10_touching() {
+    let p = problem(10, 10, "5 4 3 3 2", Rules::Touch);
+    let r = enum_count(&p, true, false);
+    assert!(r.complete);
+    assert_eq!(r.count, 15_046_987_768);
+}
+
+#[test]
+fn small_boards_match_brute_force() {
+    let cases = [
+        (4, 4, "2 2", Rules::Touch),
+        (4, 4, "3 2 1", Rules::NoTouch),
+        (5, 4, "3 3", Rules::NoTouch),
+        (5, 5, "2 2 2", Rules::Touch),
+        (3, 6, "3 1 1", Rules::Touch),
+        (6, 6, "4 3", Rules::NoTouch),
+    ];
+    for (w, h, fleet, rules) in cases {
+        let p = problem(w, h, fleet, rules);
+        let naive = common::naive_count(p.spec());
+        let e = enum_count(&p, false, true);
+        let ep = enum_count(&p, true, true);
+        let s = SatEngine::new(&p)
+            .count(&CountOptions {
+                per_cell: true,
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(e.count, naive, "{w}x{h} {fleet} {rules}");
+        assert_eq!(ep.count, naive, "{w}x{h} {fleet} {rules} parallel");
+        assert_eq!(s.count, naive, "{w}x{h} {fleet} {rules} sat");
+        assert_eq!(e.per_cell, s.per_cell);
+        assert_eq!(e.per_cell, ep.per_cell);
+    }
+}
+
+#[test]
+fn polyomino_fleets_match_brute_force() {
+    let polys = common::polyominoes();
+    for (fleet, rules) in [
+        ("P0 P1", Rules::Touch),
+        ("P0 x2", Rules::NoTouch),
+        ("P2 3", Rules::NoTouch),
+        ("P3 P4", Rules::Touch),
+    ] {
+        let f = Fleet::parse(fleet, &polys).unwrap();
+        let p = ProblemSpec::empty(Dims::new(5, 4), f, rules)
+            .build()
+            .unwrap();
+        let naive = common::naive_count(p.spec());
+        for engine in [Engine::Enum, Engine::Sat] {
+            let r = engine.count(&p, &CountOptions::default()).unwrap();
+            assert_eq!(r.count, naive, "{fleet} {rules} {engine:?}");
+        }
+    }
+}
+
+#[test]
+fn limits_stop_early_and_say_so() {
+    let p = problem(10, 10, "5 4 3 3 2", Rules::Touch);
+    let r = Enumerator::new(&p).count_up_to(2);
+    assert_eq!((r.count, r.complete), (2, false));
+    assert_eq!(r.stopped, Some(broadside::Stop::Limit));
+    let s = SatEngine::new(&p)
+        .count(&CountOptions {
+            limit: Some(3),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!((s.count, s.complete), (3, false));
+    let t = Enumerator::new(&p)
+        .count(&CountOptions {
+            time_limit: Some(std::time::Duration::from_millis(20)),
+            parallel: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(!t.complete && t.stopped == Some(broadside::Stop::Time));
+    assert!(t.count < 15_046_987_768);
+}
+
+#[test]
+fn boards_past_128_cells_work() {
+    // 12x12 and 20x20 use wider bitboards; a single ship has a closed-form count.
+    for (w, h) in [(12, 12), (20, 20), (33, 31)] {
+        let p = problem(w, h, "4", Rules::NoTouch);
+        let expected = (h * (w - 3) + w * (h - 3)) as u128;
+        assert_eq!(enum_count(&p, false, false).count, expected);
+        assert_eq!(
+            SatEngine::new(&p)
+                .count(&CountOptions::default())
+                .unwrap()
+                .count,
+            expected
+        );
+    }
+    // Two dominoes on a 12x12 board, touching allowed: pairs of distinct non-overlapping
+    // placements, checked against brute force.
+    let p = problem(12, 12, "2 2", Rules::Touch);
+    assert_eq!(
+        enum_count(&p, true, false).count,
+        common::naive_count(p.spec())
+    );
+}
