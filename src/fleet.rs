@@ -177,12 +177,16 @@ impl Fleet {
     }
 
     /// The number of ways to tell identical ships apart: the product of `count!` over types.
-    /// Multiply a layout count by this to count with labelled ships.
-    pub fn labelling_factor(&self) -> u128 {
-        self.types
-            .iter()
-            .map(|t| (1..=t.count as u128).product::<u128>())
-            .product()
+    /// Multiply a layout count by this to count with labelled ships. `None` if it exceeds
+    /// 128 bits.
+    pub fn labelling_factor(&self) -> Option<u128> {
+        let mut f = 1u128;
+        for t in &self.types {
+            for k in 1..=t.count as u128 {
+                f = f.checked_mul(k)?;
+            }
+        }
+        Some(f)
     }
 
     /// The fleet in the syntax [`Fleet::parse`] reads: unnamed straight ships as lengths
@@ -242,7 +246,8 @@ mod tests {
             c.types().iter().map(|t| t.count).collect::<Vec<_>>(),
             [1, 2, 3, 4]
         );
-        assert_eq!(a.labelling_factor(), 2 * 6 * 24);
+        assert_eq!(a.labelling_factor(), Some(2 * 6 * 24));
+        assert_eq!(Fleet::parse("40x1", &[]).unwrap().labelling_factor(), None);
     }
 
     #[test]
@@ -250,7 +255,7 @@ mod tests {
         let l = Shape::parse_art("#./##").unwrap();
         let f = Fleet::parse("L x2 3", &[("L".into(), l)]).unwrap();
         assert_eq!(f.ship_count(), 3);
-        assert_eq!(f.describe(), "L x2 3");
+        assert_eq!(f.describe(), "3 L x2");
         assert!(Fleet::parse("Q", &[]).is_err());
         assert!(Fleet::parse("0", &[]).is_err());
         assert!(Fleet::parse("", &[]).is_err());

@@ -20,9 +20,23 @@ impl Dims {
         Dims { width, height }
     }
 
-    /// Number of cells.
+    /// Number of cells (saturating, so an absurd size cannot overflow).
     pub fn cells(self) -> usize {
-        self.width * self.height
+        self.width.saturating_mul(self.height)
+    }
+
+    /// The size if the engines support it: both sides at least 1 and at most
+    /// [`MAX_CELLS`](crate::bitboard::MAX_CELLS) cells. Readers call this before allocating
+    /// anything per cell.
+    pub fn supported(self) -> Result<Dims, String> {
+        if self.width == 0 || self.height == 0 || self.cells() > crate::bitboard::MAX_CELLS {
+            Err(format!(
+                "board size {self} is not supported (each side at least 1, at most {} cells)",
+                crate::bitboard::MAX_CELLS
+            ))
+        } else {
+            Ok(self)
+        }
     }
 
     /// The index of the cell at `row`, `col`.

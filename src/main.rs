@@ -230,7 +230,10 @@ fn check_recorded(p: &Problem, found: &Layout) -> Option<String> {
             e.join("; ")
         ));
     }
-    (rec != found).then(|| "the solution found differs from the recorded one".to_string())
+    (rec != found).then(|| {
+        "found a valid solution other than the recorded one, so the problem is not unique"
+            .to_string()
+    })
 }
 
 fn solve(input: &Input, out: &Output) -> Result<bool> {
@@ -300,8 +303,13 @@ struct CountArgs {
     labelled: bool,
 }
 
-fn describe_count(r: &CountResult, factor: u128) -> (String, u128) {
-    let n = r.count.saturating_mul(factor);
+/// The count in words, and the count itself, times `factor` (per-cell counts, never above
+/// the total, then fit too).
+fn describe_count(r: &CountResult, factor: u128) -> Result<(String, u128)> {
+    let n = r
+        .count
+        .checked_mul(factor)
+        .ok_or_else(|| anyhow!("the labelled count exceeds 2^128"))?;
     let noun = |n: u128| if n == 1 { "layout" } else { "layouts" };
     let text = match r.stopped {
         None if n == 1 => "1 solution (unique)".to_string(),
@@ -315,7 +323,7 @@ fn describe_count(r: &CountResult, factor: u128) -> (String, u128) {
         Some(Stop::Time) => format!("at least {n} {} (partial: time limit reached)", noun(n)),
         Some(Stop::Overflow) => "count overflow".to_string(),
     };
-    (text, n)
+    Ok((text, n))
 }
 
 fn count(input: &Input, out: &Output, args: &CountArgs, dimacs: Option<&PathBuf>) -> Result<bool> {
@@ -368,11 +376,13 @@ fn count(input: &Input, out: &Output, args: &CountArgs, dimacs: Option<&PathBuf>
             .map_err(|e| anyhow!("{}: {e}", label(&p)))?;
         let secs = start.elapsed().as_secs_f64();
         let factor = if args.labelled {
-            p.fleet().labelling_factor()
+            p.fleet()
+                .labelling_factor()
+                .ok_or_else(|| anyhow!("{}: the labelled count exceeds 2^128", label(&p)))?
         } else {
             1
         };
-        let (text, n) = describe_count(&r, factor);
+        let (text, n) = describe_count(&r, factor)?;
         if r.complete && r.count == 0 {
             ok = false;
         }
@@ -380,11 +390,7 @@ fn count(input: &Input, out: &Output, args: &CountArgs, dimacs: Option<&PathBuf>
         if out.json {
             let per_cell = r.per_cell.as_ref().map(|v| {
                 v.chunks(d.width)
-                    .map(|row| {
-                        row.iter()
-                            .map(|&x| x.saturating_mul(factor))
-                            .collect::<Vec<_>>()
-                    })
+                    .map(|row| row.iter().map(|&x| x * factor).collect::<Vec<_>>())
                     .collect::<Vec<_>>()
             });
             results.push(serde_json::json!({
@@ -403,13 +409,13 @@ fn count(input: &Input, out: &Output, args: &CountArgs, dimacs: Option<&PathBuf>
             if let Some(pc) = &r.per_cell {
                 let w = pc
                     .iter()
-                    .map(|x| x.saturating_mul(factor).to_string().len())
+                    .map(|x| (x * factor).to_string().len())
                     .max()
                     .unwrap_or(1);
                 for row in pc.chunks(d.width) {
                     let cells: Vec<String> = row
                         .iter()
-                        .map(|x| format!("{:>w$}", x.saturating_mul(factor)))
+                        .map(|x| format!("{:>w$}", x * factor, w = w))
                         .collect();
                     println!("  {}", cells.join(" "));
                 }

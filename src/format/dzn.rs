@@ -287,10 +287,12 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     if maxship > 4096 {
         return Err(ParseError::new(end.0, 1, "maxship is too large"));
     }
+    let dims = Dims::new(width, height)
+        .supported()
+        .map_err(|e| ParseError::new(end.0, 1, e))?;
     let ships = get_list("ship", maxship)?;
     let rows = get_list("rowsum", height)?;
     let cols = get_list("colsum", width)?;
-    let dims = Dims::new(width, height);
     let mut clues = Vec::new();
     if let Some((v, pos)) = vals.get("hint") {
         let Value::Rows(grid) = v else {

@@ -100,7 +100,7 @@ impl JsonProblem {
 
     /// The spec; errors name the field at fault.
     pub fn into_spec(self) -> Result<ProblemSpec, String> {
-        let dims = Dims::new(self.width, self.height);
+        let dims = Dims::new(self.width, self.height).supported()?;
         let shapes = self
             .shapes
             .iter()

@@ -94,6 +94,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                         dims = Some(
                             value
                                 .parse()
+                                .and_then(Dims::supported)
                                 .map_err(|e: String| ParseError::new(ln, vcol, e))?,
                         )
                     }

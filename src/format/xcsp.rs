@@ -43,8 +43,10 @@ struct Doc {
 /// Parses one XCSP3/PyCSP3 Battleships instance.
 pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     let doc: Doc = serde_json::from_str(input).map_err(|e| ParseError::from_json(&e, 0))?;
-    let dims = Dims::new(doc.col_sums.len(), doc.row_sums.len());
     let err = |m: String| ParseError::new(1, 1, m);
+    let dims = Dims::new(doc.col_sums.len(), doc.row_sums.len())
+        .supported()
+        .map_err(err)?;
     let mut entries = Vec::new();
     for s in &doc.fleet {
         if s.size == 0 || s.size > 4096 {

@@ -1,0 +1,242 @@
+//! The `broadside` binary: outputs and exit codes (0 answered, 1 no solution, 2 bad input).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_broadside"));
+    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const RUBIN: &str = "puzzles/10x10/rubin-113.txt";
+
+#[test]
+fn solve_prints_the_grid() {
+    let o = run(&["solve", RUBIN], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("2  . . . . . . . < > ."), "{out}");
+    assert!(out.contains("4  . ^ . < m > . . . ."), "{out}");
+}
+
+#[test]
+fn count_says_unique() {
+    for engine in ["enum", "sat", "auto"] {
+        let o = run(&["count", "--engine", engine, RUBIN], None);
+        assert_eq!(o.status.code(), Some(0));
+        assert!(
+            stdout(&o).contains("1 solution (unique)"),
+            "{engine}: {}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn stdin_and_json() {
+    let text = std::fs::read_to_string(format!("{}/{RUBIN}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let o = run(&["solve", "--json", "-"], Some(&text));
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["solved"], true);
+    assert_eq!(v["matches_recorded"], true);
+    assert_eq!(v["solution"][0], ".......<>.");
+}
+
+#[test]
+fn empty_board_from_flags() {
+    let o = run(
+        &[
+            "count", "--size", "5x5", "--fleet", "3 2", "--rules", "no-touch", "--json", "--cells",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["count"], 524);
+    assert_eq!(v["complete"], true);
+    let sum: u64 = v["per_cell"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap())
+        .map(|x| x.as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, 524 * 5);
+    let o = run(
+        &[
+            "count",
+            "--size",
+            "9x9",
+            "--fleet",
+            "5 4 3 3 2",
+            "--labelled",
+        ],
+        None,
+    );
+    assert!(stdout(&o).contains("482547096 layouts"), "{}", stdout(&o));
+}
+
+#[test]
+fn limits_give_partial_answers_that_say_so() {
+    let o = run(
+        &[
+            "count",
+            "--limit",
+            "2",
+            "--size",
+            "10x10",
+            "--fleet",
+            "5 4 3 3 2",
+            "--rules",
+            "touch",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("at least 2 layouts (stopped at the limit)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(
+        &[
+            "count",
+            "--time-limit",
+            "0.02",
+            "--json",
+            "--size",
+            "12x12",
+            "--fleet",
+            "5 4 3 3 2 2",
+            "--rules",
+            "touch",
+        ],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["partial_reason"], "time");
+}
+
+#[test]
+fn convert_round_trips_through_json() {
+    let o = run(&["convert", "--to", "json", RUBIN], None);
+    assert_eq!(o.status.code(), Some(0));
+    let json = stdout(&o);
+    let o2 = run(&["convert", "--to", "text", "-"], Some(&json));
+    let original =
+        std::fs::read_to_string(format!("{}/{RUBIN}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    assert_eq!(stdout(&o2), original);
+}
+
+#[test]
+fn bad_input_exits_2_with_position() {
+    let o = run(
+        &["solve", "-"],
+        Some("size: 3x3\nfleet: 2\ngrid:\n. . .\n. ? .\n. . .\n"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("<stdin>: line 5, column 3"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["solve", "no/such/file.txt"], None);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["solve"], None);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["count", "--size", "5x5"], None);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["count", "--frobnicate"], None);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(
+        &["solve", "-"],
+        Some("size: 3x3\nfleet: 1\ngrid:\n9 . . .\n. . .\n. . .\n"),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a count larger than the row: {}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn impossible_puzzles_exit_1_with_reasons() {
+    let o = run(
+        &["solve", "-"],
+        Some("size: 3x3\nfleet: 2\ngrid:\n  1 1 0\n1 . . .\n1 . . .\n1 . . .\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("because the row counts add up to 3 but the column counts to 2"),
+        "{}",
+        stdout(&o)
+    );
+    // No obvious conflict; the search finds none.
+    let o = run(
+        &["count", "-"],
+        Some("size: 3x3\nfleet: 2 1\ngrid:\n  0 1 2\n0 . . .\n1 . . .\n2 . . .\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("no solution"), "{}", stdout(&o));
+}
+
+#[test]
+fn dimacs_export_declares_the_projection() {
+    let path = std::env::temp_dir().join(format!("broadside-test-{}.cnf", std::process::id()));
+    let p = path.to_str().unwrap();
+    let o = run(
+        &["count", "--dimacs", p, "--size", "5x5", "--fleet", "3 2"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let cnf = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    // 5x5: 30 places for the 3-ship and 40 for the 2-ship.
+    let show: Vec<&str> = cnf
+        .lines()
+        .find(|l| l.starts_with("c p show"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(show.len(), 3 + 70 + 1);
+    assert!(cnf.lines().any(|l| l.starts_with("c ind ")));
+    assert!(cnf.lines().any(|l| l.starts_with("p cnf ")));
+}
+
+#[test]
+fn jsonl_answers_every_line() {
+    let lines = "{\"id\": \"a\", \"height\": 4, \"width\": 4, \"rows\": [2, 0, 1, 1], \"cols\": [2, 1, 0, 1], \"fleet\": {\"1\": 2, \"2\": 1}, \"hints\": [[0, 0, \"L\"], [3, 3, \"S\"]], \"solution\": [\"<>..\", \"....\", \"o...\", \"...o\"]}\n\
+{\"id\": \"b\", \"height\": 4, \"width\": 4, \"rows\": [2, 0, 1, 1], \"cols\": [2, 1, 0, 1], \"fleet\": {\"1\": 2, \"2\": 1}, \"hints\": [[0, 0, \"L\"], [3, 3, \"S\"]], \"solution\": [\"<>..\", \"....\", \"...o\", \"o...\"]}\n";
+    let o = run(&["count", "-"], Some(lines));
+    let out = stdout(&o);
+    assert!(
+        out.contains("a: 1 solution (unique)") && out.contains("b: 1 solution (unique)"),
+        "{out}"
+    );
+    // Record b's solution breaks its own clues: the run must say so and exit 1.
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("b: the recorded solution is not valid"),
+        "{}",
+        stderr(&o)
+    );
+}

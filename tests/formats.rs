@@ -1,0 +1,308 @@
+//! File formats: the documented examples parse, printing round-trips, errors carry
+//! positions, and no input makes the readers panic.
+
+mod common;
+
+use broadside::format::{self, Format, json, text};
+use broadside::{Enumerator, ProblemSpec, validate};
+use proptest::prelude::*;
+
+fn doc_examples() -> Vec<(String, String)> {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/FORMAT.md")).unwrap();
+    let mut out = Vec::new();
+    let mut rest = doc.as_str();
+    while let Some(i) = rest.find("```") {
+        let after = &rest[i + 3..];
+        let nl = after.find('\n').unwrap();
+        let lang = after[..nl].trim().to_string();
+        let body_end = after[nl + 1..].find("```").unwrap();
+        let body = after[nl + 1..nl + 1 + body_end].to_string();
+        if !lang.is_empty() {
+            out.push((lang, body));
+        }
+        rest = &after[nl + 1 + body_end + 3..];
+    }
+    out
+}
+
+#[test]
+fn documented_examples_parse_and_solve() {
+    let examples = doc_examples();
+    assert!(examples.len() >= 6, "FORMAT.md lost its examples");
+    for (lang, body) in examples {
+        let (name, expected) = match lang.as_str() {
+            "broadside" => ("ex.txt", Format::Text),
+            "json" => ("ex.json", Format::Json),
+            "jsonl" => ("ex.jsonl", Format::Jsonl),
+            "dzn" => ("ex.dzn", Format::Dzn),
+            "xcsp" => ("ex.json", Format::Xcsp),
+            other => panic!("unknown example language {other}"),
+        };
+        assert_eq!(Format::detect(name, &body), expected, "{lang}");
+        // Detection from content alone, as for standard input.
+        if lang != "dzn" {
+            assert_eq!(Format::detect("-", &body), expected, "{lang} from content");
+        }
+        for spec in format::read(name, &body).unwrap_or_else(|e| panic!("{lang}: {e}")) {
+            let p = spec.clone().build().unwrap();
+            let found = Enumerator::new(&p)
+                .solve()
+                .unwrap_or_else(|| panic!("{lang}: no solution"));
+            assert!(validate::check(&spec, &found).is_ok());
+            if let Some(rec) = &spec.solution {
+                assert!(
+                    validate::check(&spec, rec).is_ok(),
+                    "{lang}: recorded solution invalid"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dzn_and_xcsp_examples_are_the_same_puzzle() {
+    let ex = doc_examples();
+    let get = |l: &str| ex.iter().find(|(lang, _)| lang == l).unwrap().1.clone();
+    let a = format::dzn::parse(&get("dzn")).unwrap();
+    let b = format::xcsp::parse(&get("xcsp")).unwrap();
+    assert_eq!(a, b);
+    let p = a.build().unwrap();
+    assert!(Enumerator::new(&p).is_unique());
+}
+
+#[test]
+fn array2d_hints_read_like_bar_arrays() {
+    let bars = "height=2; width=3; maxship=1; ship=[1]; hint=[|0,1,0|0,0,2|]; rowsum=[0,1]; colsum=[0,0,1];";
+    let arr = "height=2; width=3; maxship=1; ship=[1]; hint=array2d(1..2,1..3,[0,1,0,0,0,2]); rowsum=[0,1]; colsum=[0,0,1];";
+    assert_eq!(
+        format::dzn::parse(bars).unwrap(),
+        format::dzn::parse(arr).unwrap()
+    );
+}
+
+/// Reads, builds and checks whatever parses; only a panic can fail it.
+fn exercise(name: &str, input: &str) {
+    if let Ok(specs) = format::read(name, input) {
+        for spec in specs {
+            if let Ok(p) = spec.build() {
+                let _ = p.conflicts();
+            }
+        }
+    }
+}
+
+fn round_trip(spec: &ProblemSpec) {
+    let t = text::print(spec);
+    let back = text::parse(&t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+    assert_eq!(&back, spec, "text round trip:\n{t}");
+    let j = json::print(spec);
+    assert_eq!(&json::parse(&j).unwrap(), spec, "json round trip:\n{j}");
+}
+
+#[test]
+fn bundled_files_round_trip() {
+    for entry in walk(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles")) {
+        let content = std::fs::read_to_string(&entry).unwrap();
+        let spec = text::parse(&content).unwrap();
+        round_trip(&spec);
+    }
+}
+
+pub fn walk(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "txt") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn errors_say_line_and_column() {
+    let cases: [(&str, usize, usize); 6] = [
+        ("size: 3x2\nfleet: 1\ngrid:\n. . .\n. q .\n", 5, 3),
+        ("size: 3x2\nfleet: 1\nrules: sideways\n", 3, 8),
+        ("size: 3x2\nfleet: 1\ngrid:\n. . .\n. . . .\n", 5, 7),
+        ("size: three\nfleet: 1\n", 1, 7),
+        ("size: 3x2\nfleet: 2 zero\n", 2, 8),
+        ("size: 3x2\ncolour: red\n", 2, 1),
+    ];
+    for (input, line, column) in cases {
+        let e = text::parse(input).unwrap_err();
+        assert_eq!((e.line, e.column), (line, column), "{input:?}: {e}");
+    }
+    let e = format::read("bad.dzn", "height = 5;\nwidth = ;\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 9));
+    assert_eq!(e.file.as_deref(), Some("bad.dzn"));
+    let e = format::read("bad.json", "{\"width\": 3,\n \"height\": x}").unwrap_err();
+    assert_eq!(e.line, 2);
+    let e = format::read("bad.jsonl", "{\"id\":\"a\",\"height\":2,\"width\":2,\"rows\":[0,0],\"cols\":[0,0],\"fleet\":{}}\n{\"hints\": 3}\n").unwrap_err();
+    assert_eq!(e.line, 2);
+}
+
+#[test]
+fn structural_errors_are_all_reported() {
+    let mut spec = text::parse("size: 4x3\nfleet: 2\n").unwrap();
+    spec.rows = vec![Some(9), None];
+    spec.cols = vec![Some(1); 4];
+    spec.clues = vec![None; 5];
+    // Row count list length, clue list length, and row 0's count: all three at once.
+    let e = spec.build().unwrap_err();
+    assert_eq!(e.0.len(), 3, "{e}");
+    assert!(
+        e.to_string().contains("row 0 count 9 exceeds the width 4"),
+        "{e}"
+    );
+    assert!(text::parse("size: 0x3\nfleet: 1\n").is_err());
+    assert!(text::parse("size: 65x64\nfleet: 1\n").is_err());
+    assert!(
+        text::parse("size: 64x64\nfleet: 1\n")
+            .unwrap()
+            .build()
+            .is_ok()
+    );
+    let fleet = broadside::Fleet::straight(&[1]);
+    let zero = ProblemSpec::empty(broadside::Dims::new(0, 3), fleet, broadside::Rules::Touch);
+    assert!(matches!(
+        zero.build().unwrap_err().0[0],
+        broadside::Invalid::Size(_)
+    ));
+}
+
+#[test]
+fn absurd_sizes_are_refused_before_allocating() {
+    let big = "99999999999999";
+    let e = text::parse(&format!("size: {big}x{big}\nfleet: 1\nsolution:\n.\n")).unwrap_err();
+    assert_eq!((e.line, e.column), (1, 7));
+    let j =
+        format!("{{\"width\": {big}, \"height\": {big}, \"fleet\": \"1\", \"solution\": [\".\"]}}");
+    assert!(json::parse(&j).is_err());
+    let l = format!(
+        "{{\"height\": {big}, \"width\": {big}, \"rows\": [], \"cols\": [], \"fleet\": {{}}, \"hints\": [[0, 0, \"W\"]]}}"
+    );
+    assert!(format::jsonl::parse(&l).is_err());
+    let d = format!(
+        "height = {big}; width = {big}; maxship = 1; ship = [1]; rowsum = []; colsum = [];"
+    );
+    assert!(format::dzn::parse(&d).is_err());
+    assert!(
+        text::parse("size: 4x4\nfleet: 4000x4000 40x1\n")
+            .unwrap()
+            .build()
+            .is_ok()
+    );
+}
+
+#[test]
+fn conflicts_explain_impossible_puzzles() {
+    let p = text::parse("size: 3x3\nfleet: 2\ngrid:\n  1 1 0\n1 . . .\n1 . . .\n1 . . .\n")
+        .unwrap()
+        .build()
+        .unwrap();
+    let why: Vec<String> = p.conflicts().iter().map(|c| c.to_string()).collect();
+    assert!(
+        why.iter()
+            .any(|w| w.contains("row counts add up to 3 but the column counts to 2")),
+        "{why:?}"
+    );
+    let p = text::parse("size: 4x1\nfleet: 5\n")
+        .unwrap()
+        .build()
+        .unwrap();
+    assert!(
+        p.conflicts()[0]
+            .to_string()
+            .contains("only 0 place(s) left for 1 ship(s) of type 5")
+    );
+    let p = text::parse("size: 3x3\nfleet: 2 1\ngrid:\n* . .\n. * .\n. . .\n")
+        .unwrap()
+        .build()
+        .unwrap();
+    assert!(
+        p.conflicts()
+            .iter()
+            .any(|c| c.to_string().contains("touch diagonally"))
+    );
+    let p = text::parse("size: 3x1\nfleet: 2\ngrid:\n^ . .\n")
+        .unwrap()
+        .build()
+        .unwrap();
+    assert!(p.conflicts().iter().any(|c| {
+        c.to_string()
+            .contains("cover the ^ clue at row 0, column 0")
+    }));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_specs_round_trip(seed in any::<u64>()) {
+        if let Some((mut spec, layout)) = common::planted(seed) {
+            spec.solution = Some(layout);
+            spec.meta.name = Some(format!("random {seed}"));
+            round_trip(&spec);
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let s = String::from_utf8_lossy(&bytes);
+        for name in ["x.txt", "x.json", "x.jsonl", "x.dzn", "-"] {
+            exercise(name, &s);
+        }
+    }
+
+    #[test]
+    fn random_symbol_soup_never_panics(s in "[ \\n0-9x?:.~*o<>^vm#a-z/\\[\\]|=;,{}\"-]{0,300}") {
+        for name in ["x.txt", "x.dzn", "x.json"] {
+            exercise(name, &s);
+        }
+        let _ = format::read("x.txt", &format!("size: 4x4\nfleet: 2 1\ngrid:\n{s}"));
+    }
+}
+
+#[test]
+fn truncated_files_never_panic() {
+    let mut inputs: Vec<(String, String)> = walk(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles"))
+        .into_iter()
+        .take(8)
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    for (lang, body) in doc_examples() {
+        inputs.push((
+            format!(
+                "x.{}",
+                if lang == "broadside" {
+                    "txt"
+                } else if lang == "xcsp" {
+                    "json"
+                } else {
+                    &lang
+                }
+            ),
+            body,
+        ));
+    }
+    for (name, content) in inputs {
+        for cut in 0..content.len() {
+            if content.is_char_boundary(cut) {
+                exercise(&name, &content[..cut]);
+            }
+        }
+    }
+}
