@@ -1,1 +1,60 @@
-fn main() {}
+//! Exact layout counts of empty boards, asserted against the literature's figures.
+
+use std::hint::black_box;
+
+use broadside::{CountOptions, Dims, Enumerator, Fleet, ProblemSpec, Rules};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn problem(w: usize, h: usize, fleet: &[usize], rules: Rules) -> broadside::Problem {
+    ProblemSpec::empty(Dims::new(w, h), Fleet::straight(fleet), rules)
+        .build()
+        .unwrap()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("count");
+    g.sample_size(10);
+    let cases = [
+        (
+            "10x10 {5,4,3,3,2} touch",
+            problem(10, 10, &[5, 4, 3, 3, 2], Rules::Touch),
+            15_046_987_768u128,
+        ),
+        (
+            "10x10 {5,4,3,3,2} no-touch",
+            problem(10, 10, &[5, 4, 3, 3, 2], Rules::NoTouch),
+            1_925_751_392,
+        ),
+        (
+            "9x9 {5,4,3,3,2} no-touch",
+            problem(9, 9, &[5, 4, 3, 3, 2], Rules::NoTouch),
+            241_273_548,
+        ),
+    ];
+    for (name, p, expected) in &cases {
+        g.bench_function(format!("{name}, 2 threads"), |b| {
+            b.iter(|| {
+                let r = Enumerator::new(p)
+                    .count(&CountOptions {
+                        parallel: true,
+                        ..Default::default()
+                    })
+                    .unwrap();
+                assert_eq!(r.count, *expected);
+                black_box(r)
+            })
+        });
+    }
+    let (name, p, expected) = &cases[0];
+    g.bench_function(format!("{name}, 1 thread"), |b| {
+        b.iter(|| {
+            let r = Enumerator::new(p).count(&CountOptions::default()).unwrap();
+            assert_eq!(r.count, *expected);
+            black_box(r)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
