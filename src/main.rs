@@ -305,7 +305,7 @@ struct CountArgs {
 
 /// The count in words, and the count itself, times `factor` (per-cell counts, never above
 /// the total, then fit too).
-fn describe_count(r: &CountResult, factor: u128) -> Result<(String, u128)> {
+fn describe_count(r: &CountResult, factor: u128, puzzle: bool) -> Result<(String, u128)> {
     let n = r
         .count
         .checked_mul(factor)
@@ -314,11 +314,8 @@ fn describe_count(r: &CountResult, factor: u128) -> Result<(String, u128)> {
     let text = match r.stopped {
         None if n == 1 => "1 solution (unique)".to_string(),
         None if n == 0 => "no solution".to_string(),
-        None => format!(
-            "{n} {}{}",
-            noun(n),
-            if r.count > 1 { " (not unique)" } else { "" }
-        ),
+        None if puzzle => format!("{n} {} (not unique)", noun(n)),
+        None => format!("{n} {}", noun(n)),
         Some(Stop::Limit) => format!("at least {n} {} (stopped at the limit)", noun(n)),
         Some(Stop::Time) => format!("at least {n} {} (partial: time limit reached)", noun(n)),
         Some(Stop::Overflow) => "count overflow".to_string(),
@@ -382,7 +379,9 @@ fn count(input: &Input, out: &Output, args: &CountArgs, dimacs: Option<&PathBuf>
         } else {
             1
         };
-        let (text, n) = describe_count(&r, factor)?;
+        // Uniqueness is news for a puzzle (a problem with counts), not for a game state.
+        let puzzle = !p.spec().rows.is_empty() || !p.spec().cols.is_empty();
+        let (text, n) = describe_count(&r, factor, puzzle)?;
         if r.complete && r.count == 0 {
             ok = false;
         }
