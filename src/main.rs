@@ -170,35 +170,12 @@ fn label(p: &Problem) -> String {
 
 /// The solution grid with the counts around it.
 fn render(p: &Problem, layout: &Layout) -> String {
-    let spec = p.spec();
-    let rows = layout.to_rows(p.dims(), p.fleet());
-    let show = |c: Option<usize>| c.map_or("?".into(), |k: usize| k.to_string());
-    let w = spec
-        .rows
-        .iter()
-        .chain(&spec.cols)
-        .map(|&c| show(c).len())
-        .max()
-        .unwrap_or(1);
-    let mut out = String::new();
-    let pad = if spec.rows.is_empty() { 0 } else { w + 2 };
-    if !spec.cols.is_empty() {
-        let cols: Vec<String> = spec
-            .cols
-            .iter()
-            .map(|&c| format!("{:>w$}", show(c)))
-            .collect();
-        out += &format!("{}{}\n", " ".repeat(pad), cols.join(" "));
-    }
-    for (r, row) in rows.iter().enumerate() {
-        if !spec.rows.is_empty() {
-            out += &format!("{:>w$}  ", show(spec.rows[r]));
-        }
-        let cells: Vec<String> = row.chars().map(|c| format!("{c:>w$}")).collect();
-        out += &cells.join(" ");
-        out.push('\n');
-    }
-    out
+    let symbols: Vec<char> = layout
+        .to_rows(p.dims(), p.fleet())
+        .concat()
+        .chars()
+        .collect();
+    format::text::framed_grid(p.spec(), |cell| symbols[cell])
 }
 
 /// Reports obvious conflicts; `true` when there are any.

@@ -102,28 +102,11 @@ fn round_trip(spec: &ProblemSpec) {
 
 #[test]
 fn bundled_files_round_trip() {
-    for entry in walk(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles")) {
+    for entry in common::text_files(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles")) {
         let content = std::fs::read_to_string(&entry).unwrap();
         let spec = text::parse(&content).unwrap();
         round_trip(&spec);
     }
-}
-
-pub fn walk(dir: &str) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![std::path::PathBuf::from(dir)];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "txt") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]
@@ -273,16 +256,17 @@ proptest! {
 
 #[test]
 fn truncated_files_never_panic() {
-    let mut inputs: Vec<(String, String)> = walk(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles"))
-        .into_iter()
-        .take(8)
-        .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .collect();
+    let mut inputs: Vec<(String, String)> =
+        common::text_files(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles"))
+            .into_iter()
+            .take(8)
+            .map(|p| {
+                (
+                    p.display().to_string(),
+                    std::fs::read_to_string(&p).unwrap(),
+                )
+            })
+            .collect();
     for (lang, body) in doc_examples() {
         inputs.push((
             format!(

@@ -3,23 +3,14 @@
 //! game states must admit their recorded hidden layout, and both engines must agree on their
 //! layout count.
 
+mod common;
+
 use broadside::{CountOptions, Engine, Enumerator, SatEngine, format, validate};
 
 #[test]
 fn bundled_puzzles_solve_to_their_recorded_solutions() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
-    let mut files = Vec::new();
-    let mut stack = vec![std::path::PathBuf::from(root)];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p)
-            } else if p.extension().is_some_and(|x| x == "txt") {
-                files.push(p)
-            }
-        }
-    }
+    let files = common::text_files(root);
     assert!(files.len() >= 30, "puzzles/ holds {} files", files.len());
     let (mut puzzles, mut games) = (0, 0);
     for f in files {

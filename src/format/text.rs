@@ -284,6 +284,43 @@ fn count_token(s: &str, line: usize, col: usize) -> Result<Option<usize>, ParseE
     })
 }
 
+/// The board as the `grid:` section writes it: the column counts above (if given), each row's
+/// count before it (if given), and `symbol(cell)` for every cell, aligned in columns. The CLI
+/// shows solutions the same way.
+pub fn framed_grid(spec: &ProblemSpec, symbol: impl Fn(usize) -> char) -> String {
+    let d = spec.dims;
+    let show = |c: Option<usize>| c.map_or("?".to_string(), |k| k.to_string());
+    let width = spec
+        .rows
+        .iter()
+        .chain(&spec.cols)
+        .map(|&c| show(c).len())
+        .max()
+        .unwrap_or(1);
+    let has_rows = !spec.rows.is_empty();
+    let pad = if has_rows { width + 2 } else { 0 };
+    let mut out = String::new();
+    if !spec.cols.is_empty() {
+        let cols: Vec<String> = spec
+            .cols
+            .iter()
+            .map(|&c| format!("{:>width$}", show(c)))
+            .collect();
+        out.push_str(&format!("{}{}\n", " ".repeat(pad), cols.join(" ")));
+    }
+    for r in 0..d.height {
+        if has_rows {
+            out.push_str(&format!("{:>width$}  ", show(spec.rows[r])));
+        }
+        let cells: Vec<String> = (0..d.width)
+            .map(|c| format!("{:>width$}", symbol(d.index(r, c))))
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
 /// Prints a problem in the text format; [`parse`] reads it back to an equal spec.
 pub fn print(spec: &ProblemSpec) -> String {
     let mut out = String::new();
@@ -299,44 +336,15 @@ pub fn print(spec: &ProblemSpec) -> String {
     }
     out.push_str(&format!("fleet: {}\n", spec.fleet.describe()));
     out.push_str(&format!("rules: {}\n", spec.rules));
-    let d = spec.dims;
-    let has_rows = !spec.rows.is_empty();
-    if has_rows || !spec.cols.is_empty() || !spec.clues.is_empty() {
+    if !spec.rows.is_empty() || !spec.cols.is_empty() || !spec.clues.is_empty() {
         out.push_str("grid:\n");
-        let show = |c: Option<usize>| c.map_or("?".to_string(), |k| k.to_string());
-        let width = spec
-            .rows
-            .iter()
-            .chain(&spec.cols)
-            .map(|&c| show(c).len())
-            .max()
-            .unwrap_or(1);
-        let pad = if has_rows { width + 2 } else { 0 };
-        if !spec.cols.is_empty() {
-            let cols: Vec<String> = spec
-                .cols
-                .iter()
-                .map(|&c| format!("{:>width$}", show(c)))
-                .collect();
-            out.push_str(&format!("{}{}\n", " ".repeat(pad), cols.join(" ")));
-        }
-        for r in 0..d.height {
-            if has_rows {
-                out.push_str(&format!("{:>width$}  ", show(spec.rows[r])));
-            }
-            let cells: Vec<String> = (0..d.width)
-                .map(|c| {
-                    let sym = spec.clue(d.index(r, c)).map_or('.', Clue::symbol);
-                    format!("{sym:>width$}")
-                })
-                .collect();
-            out.push_str(&cells.join(" "));
-            out.push('\n');
-        }
+        out.push_str(&framed_grid(spec, |cell| {
+            spec.clue(cell).map_or('.', Clue::symbol)
+        }));
     }
     if let Some(sol) = &spec.solution {
         out.push_str("solution:\n");
-        for row in sol.to_rows(d, &spec.fleet) {
+        for row in sol.to_rows(spec.dims, &spec.fleet) {
             let spaced: Vec<String> = row.chars().map(|c| c.to_string()).collect();
             out.push_str(&spaced.join(" "));
             out.push('\n');

@@ -205,3 +205,21 @@ pub fn naive_count(spec: &ProblemSpec) -> u128 {
     let first = types.first().map_or(0, |t| t.0);
     rec(spec, &types, 0, 0, first, &mut ships)
 }
+
+/// The `.txt` files under `dir`, recursively, sorted.
+pub fn text_files(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(dir)];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "txt") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
