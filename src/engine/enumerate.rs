@@ -120,7 +120,8 @@ struct TypeT<const N: usize> {
 struct Pair<const N: usize> {
     x: usize,
     y: usize,
-    conflicts: Vec<Vec<Bits<N>>>,
+    /// Indexed `placement * orientations + orientation`.
+    conflicts: Vec<Bits<N>>,
 }
 
 struct Tables<const N: usize> {
@@ -313,18 +314,14 @@ impl<const N: usize> Tables<N> {
         let conflicts = self.types[x]
             .plcs
             .iter()
-            .map(|q| {
-                self.types[y]
-                    .orients
-                    .iter()
-                    .map(|o| {
-                        let mut m = Bits::EMPTY;
-                        for &off in &o.offsets {
-                            m |= q.block.shift_down(off);
-                        }
-                        m & o.anchors
-                    })
-                    .collect()
+            .flat_map(|q| {
+                self.types[y].orients.iter().map(|o| {
+                    let mut m = Bits::EMPTY;
+                    for &off in &o.offsets {
+                        m |= q.block.shift_down(off);
+                    }
+                    m & o.anchors
+                })
             })
             .collect();
         Some(Pair { x, y, conflicts })
@@ -488,23 +485,38 @@ impl<const N: usize> Tables<N> {
         if self.has_caps || !self.required.is_subset(st.ships) {
             return None;
         }
-        let left: Vec<usize> = (0..self.types.len()).filter(|&t| st.rem[t] > 0).collect();
+        // This runs at millions of nodes: no allocation here. A shape has at most 8
+        // orientations, and the shortcuts apply when at most two ships are left.
+        let mut left = [0usize; 2];
+        let mut nleft = 0;
+        for (t, &r) in st.rem.iter().enumerate() {
+            if r > 0 {
+                if nleft == 2 {
+                    return None;
+                }
+                left[nleft] = t;
+                nleft += 1;
+            }
+        }
         let free = !st.blocked & self.board;
-        if left.len() == 1 && st.rem[left[0]] == 1 {
+        if nleft == 1 && st.rem[left[0]] == 1 {
             let ty = left[0];
             let mut total = 0u128;
-            let mut per_orient = Vec::new();
-            for o in 0..self.types[ty].orients.len() {
-                let a = self.free_anchors(ty, o, free, st.floor[ty]);
-                total += a.len() as u128;
-                per_orient.push(a);
+            let mut per_orient = [Bits::<N>::EMPTY; 8];
+            for (o, slot) in per_orient
+                .iter_mut()
+                .enumerate()
+                .take(self.types[ty].orients.len())
+            {
+                *slot = self.free_anchors(ty, o, free, st.floor[ty]);
+                total += slot.len() as u128;
             }
             if let Some(cells) = cells {
                 for c in st.ships.iter() {
                     cells[c] += total;
                 }
-                for (o, a) in per_orient.into_iter().enumerate() {
-                    for &off in &self.types[ty].orients[o].offsets {
+                for (orient, a) in self.types[ty].orients.iter().zip(per_orient) {
+                    for &off in &orient.offsets {
                         for c in a.shift_up(off).iter() {
                             cells[c] += 1;
                         }
@@ -515,6 +527,7 @@ impl<const N: usize> Tables<N> {
         }
         let pair = self.pair.as_ref()?;
         if cells.is_some()
+            || nleft != 2
             || left != [pair.x, pair.y]
             || st.rem[pair.x] != 1
             || st.rem[pair.y] != 1
@@ -522,9 +535,12 @@ impl<const N: usize> Tables<N> {
         {
             return None;
         }
-        let ys: Vec<Bits<N>> = (0..self.types[pair.y].orients.len())
-            .map(|o| self.free_anchors(pair.y, o, free, 0))
-            .collect();
+        let no = self.types[pair.y].orients.len();
+        let mut ys = [Bits::<N>::EMPTY; 8];
+        for (o, slot) in ys.iter_mut().enumerate().take(no) {
+            *slot = self.free_anchors(pair.y, o, free, 0);
+        }
+        let ys = &ys[..no];
         let ny: u64 = ys.iter().map(|a| a.len() as u64).sum();
         let mut total = 0u64;
         for (qi, q) in self.types[pair.x]
@@ -538,7 +554,7 @@ impl<const N: usize> Tables<N> {
             }
             let lost: u64 = ys
                 .iter()
-                .zip(&pair.conflicts[qi])
+                .zip(&pair.conflicts[qi * no..(qi + 1) * no])
                 .map(|(a, m)| (*a & *m).len() as u64)
                 .sum();
             total += ny - lost;
