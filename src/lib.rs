@@ -31,7 +31,8 @@ pub mod validate;
 
 pub use clue::Clue;
 pub use engine::{
-    CountError, CountOptions, CountResult, Engine, Enumerator, SatEngine, Solutions, Stop,
+    CountError, CountOptions, CountResult, DpEngine, DpUnsupported, Engine, Enumerator, SatEngine,
+    Solutions, Stop,
 };
 pub use fleet::{Fleet, ShipType};
 pub use geom::Dims;

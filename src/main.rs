@@ -96,7 +96,8 @@ struct Output {
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
-    /// The engine: enum (bitboard enumerator), sat (varisat), or auto (the fastest: enum).
+    /// The engine: auto (the fastest exact one that applies), enum (bitboard enumerator),
+    /// sat (varisat), or dp (transfer-matrix DP; counting only).
     #[arg(long, default_value = "auto")]
     engine: Engine,
 }

@@ -3,12 +3,16 @@
 //! - [`Enumerator`]: depth-first search over bitboard placements; the fast general engine.
 //! - [`SatEngine`]: a CNF encoding solved with varisat; independent of the enumerator's
 //!   search, used to cross-check it and to export DIMACS for external counters.
+//! - [`DpEngine`]: a transfer-matrix dynamic program; counts, with per-cell counts, in time
+//!   polynomial in its states, for straight fleets without row or column counts.
 //!
 //! Both answer the same questions ([`Engine::solve`], [`Engine::count`]) and must agree.
 
+mod dp;
 mod enumerate;
 mod sat;
 
+pub use dp::{DpEngine, DpUnsupported};
 pub use enumerate::{Enumerator, Solutions};
 pub use sat::{Encoding, SatEngine};
 
@@ -70,20 +74,29 @@ pub enum CountError {
 /// The engine to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// The bitboard enumerator.
+    /// The fastest exact engine that applies: the DP for counting when it supports the
+    /// problem, else the enumerator.
     #[default]
+    Auto,
+    /// The bitboard enumerator.
     Enum,
     /// The SAT encoding with varisat.
     Sat,
+    /// The transfer-matrix DP (counting only; solving falls back to the enumerator).
+    Dp,
 }
 
 impl std::str::FromStr for Engine {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
-            "enum" | "auto" => Ok(Engine::Enum),
+            "auto" => Ok(Engine::Auto),
+            "enum" => Ok(Engine::Enum),
             "sat" => Ok(Engine::Sat),
-            _ => Err(format!("unknown engine {s:?}: expected enum, sat or auto")),
+            "dp" => Ok(Engine::Dp),
+            _ => Err(format!(
+                "unknown engine {s:?}: expected auto, enum, sat or dp"
+            )),
         }
     }
 }
@@ -92,16 +105,37 @@ impl Engine {
     /// One solution, if any.
     pub fn solve(self, problem: &Problem) -> Option<Layout> {
         match self {
-            Engine::Enum => Enumerator::new(problem).solve(),
             Engine::Sat => SatEngine::new(problem).solve(),
+            Engine::Auto | Engine::Enum | Engine::Dp => Enumerator::new(problem).solve(),
         }
     }
 
-    /// Counts solutions with the given options.
+    /// Counts solutions with the given options; the result names the engine that counted.
+    ///
+    /// `Auto` counts totals with the enumerator (its last-two-ships shortcut makes open
+    /// boards fast). For per-cell counts it gives the enumerator a short head start and, if
+    /// that does not finish, hands over to the DP where the DP applies: constrained game
+    /// states finish at once in the enumerator, open boards are the DP's strength. `Dp`
+    /// falls back to the enumerator where the DP does not apply.
     pub fn count(self, problem: &Problem, opts: &CountOptions) -> Result<CountResult, CountError> {
-        match self {
-            Engine::Enum => Enumerator::new(problem).count(opts),
-            Engine::Sat => SatEngine::new(problem).count(opts),
+        let dp = DpEngine::new(problem).ok();
+        match (self, dp) {
+            (Engine::Sat, _) => SatEngine::new(problem).count(opts),
+            (Engine::Dp, Some(dp)) => dp.count(opts),
+            (Engine::Auto, Some(dp)) if opts.per_cell && opts.limit.is_none() => {
+                let head_start = Duration::from_millis(30);
+                let first = Enumerator::new(problem).count(&CountOptions {
+                    per_cell: true,
+                    parallel: opts.parallel,
+                    time_limit: Some(opts.time_limit.map_or(head_start, |t| t.min(head_start))),
+                    ..CountOptions::default()
+                })?;
+                if first.complete {
+                    return Ok(first);
+                }
+                dp.count(opts)
+            }
+            _ => Enumerator::new(problem).count(opts),
         }
     }
 }

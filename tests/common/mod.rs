@@ -121,9 +121,19 @@ fn clue_for(rng: &mut StdRng, d: Dims, layout: &Layout, cell: usize) -> Clue {
 /// A random small instance with a planted layout: board up to 6x6, random fleet, rules,
 /// some clues and maybe row/column counts, all true of the planted layout.
 pub fn planted(seed: u64) -> Option<(ProblemSpec, Layout)> {
+    planted_with(seed, true, true)
+}
+
+/// A game-like planted instance: straight ships only, no row or column counts, more clues
+/// (water, hits, segments and rocks), as the DP takes them.
+pub fn planted_game(seed: u64) -> Option<(ProblemSpec, Layout)> {
+    planted_with(seed, false, false)
+}
+
+fn planted_with(seed: u64, poly: bool, counts: bool) -> Option<(ProblemSpec, Layout)> {
     let mut rng = StdRng::seed_from_u64(seed);
     let d = Dims::new(rng.random_range(2..=6), rng.random_range(2..=6));
-    let fleet = random_fleet(&mut rng, true);
+    let fleet = random_fleet(&mut rng, poly);
     let rules = if rng.random_range(0..2) == 0 {
         Rules::Touch
     } else {
@@ -134,7 +144,7 @@ pub fn planted(seed: u64) -> Option<(ProblemSpec, Layout)> {
     let occupied: Vec<bool> = (0..d.cells())
         .map(|c| layout.cells().any(|x| x == c))
         .collect();
-    if rng.random_range(0..2) == 0 {
+    if counts && rng.random_range(0..2) == 0 {
         spec.rows = (0..d.height)
             .map(|r| {
                 let n = (0..d.width).filter(|&c| occupied[r * d.width + c]).count();
@@ -148,12 +158,16 @@ pub fn planted(seed: u64) -> Option<(ProblemSpec, Layout)> {
             })
             .collect();
     }
-    let nclues = rng.random_range(0..=3);
+    let nclues = rng.random_range(0..=if counts { 3 } else { 6 });
     if nclues > 0 {
         spec.clues = vec![None; d.cells()];
         for _ in 0..nclues {
             let cell = rng.random_range(0..d.cells());
-            spec.clues[cell] = Some(clue_for(&mut rng, d, &layout, cell));
+            let mut clue = clue_for(&mut rng, d, &layout, cell);
+            if clue == Clue::Water && !counts && rng.random_range(0..3) == 0 {
+                clue = Clue::Blocked;
+            }
+            spec.clues[cell] = Some(clue);
         }
     }
     Some((spec, layout))

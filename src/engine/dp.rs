@@ -1,0 +1,413 @@
+//! The transfer-matrix engine: a broken-profile dynamic program over cells.
+//!
+//! Cells are scanned row-major. The state after a cell is the *profile* of the last `W` cells
+//! (one per column: the most recent cell of that column), each labelled free, occupied (by a
+//! ship that does not continue down), or "a vertical ship of type `t` continues below with `k`
+//! cells left"; the horizontal ship running into the next cell (type and cells left), if any;
+//! under the no-touch rule whether the cell diagonally up-left of the next cell is occupied;
+//! and how many ships of each type are already used. At each cell the ship either continues
+//! (forced), a new ship starts (only at a placement the problem allows, which carries every
+//! clue and per-placement observation), or the cell is water. Hits, misses and rocks are
+//! local to the cell.
+//!
+//! One forward pass keeps the count of partial layouts reaching each state; one backward pass
+//! counts completions, and a cell's count is the sum, over transitions that put a ship on it,
+//! of forward times backward. States are packed into a `u128` key, so the DP applies when the
+//! profile fits in 128 bits: straight fleets, no row or column counts (those are global), and
+//! boards up to about 20 columns for the classic fleets. [`DpEngine::supports`] says why not.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::clue::Clue;
+use crate::problem::Problem;
+use crate::rules::Rules;
+
+use super::{CountError, CountOptions, CountResult};
+
+/// A multiply-shift hasher for the `u128` state keys (the std hasher costs more than the DP's
+/// own work per state).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u128(&mut self, k: u128) {
+        let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 ^= self.0 >> 32;
+    }
+}
+
+type Map = HashMap<u128, u128, BuildHasherDefault<KeyHasher>>;
+
+/// Why the DP cannot take a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DpUnsupported {
+    /// Row or column counts constrain whole lines.
+    #[error("row and column counts are global constraints")]
+    Counts,
+    /// A polyomino ship.
+    #[error("the fleet has a ship that is not straight")]
+    Polyomino,
+    /// The state does not fit in 128 bits.
+    #[error("the board is too wide for the DP's 128-bit state")]
+    TooWide,
+}
+
+/// Field layout of a packed state.
+#[derive(Clone, Debug)]
+struct Packing {
+    label_bits: u32,
+    width: usize,
+    horiz_shift: u32,
+    diag_shift: u32,
+    used_shift: Vec<u32>,
+    used_bits: Vec<u32>,
+}
+
+impl Packing {
+    #[inline]
+    fn vert(&self, key: u128, col: usize) -> u32 {
+        ((key >> (col as u32 * self.label_bits)) & ((1 << self.label_bits) - 1)) as u32
+    }
+    #[inline]
+    fn set_vert(&self, key: u128, col: usize, label: u32) -> u128 {
+        let sh = col as u32 * self.label_bits;
+        let mask = ((1u128 << self.label_bits) - 1) << sh;
+        (key & !mask) | ((label as u128) << sh)
+    }
+    #[inline]
+    fn horiz(&self, key: u128) -> u32 {
+        ((key >> self.horiz_shift) & ((1 << self.label_bits) - 1)) as u32
+    }
+    #[inline]
+    fn set_horiz(&self, key: u128, label: u32) -> u128 {
+        let mask = ((1u128 << self.label_bits) - 1) << self.horiz_shift;
+        (key & !mask) | ((label as u128) << self.horiz_shift)
+    }
+    #[inline]
+    fn diag(&self, key: u128) -> bool {
+        (key >> self.diag_shift) & 1 == 1
+    }
+    #[inline]
+    fn set_diag(&self, key: u128, on: bool) -> u128 {
+        (key & !(1u128 << self.diag_shift)) | ((on as u128) << self.diag_shift)
+    }
+    #[inline]
+    fn used(&self, key: u128, t: usize) -> usize {
+        ((key >> self.used_shift[t]) & ((1 << self.used_bits[t]) - 1)) as usize
+    }
+}
+
+/// Labels: 0 free, 1 occupied and finished, then `k + 1` for "continues, `k >= 1` cells left".
+const FREE: u32 = 0;
+const DONE: u32 = 1;
+
+/// The DP for one problem.
+pub struct DpEngine<'p> {
+    problem: &'p Problem,
+    pack: Packing,
+    /// For each type: length and count.
+    lens: Vec<usize>,
+    counts: Vec<usize>,
+    /// Allowed starts per type: single, horizontal, vertical (indexed by the anchor cell).
+    start_one: Vec<Vec<bool>>,
+    start_h: Vec<Vec<bool>>,
+    start_v: Vec<Vec<bool>>,
+    water: Vec<bool>,
+    ship: Vec<bool>,
+    no_touch: bool,
+}
+
+impl<'p> DpEngine<'p> {
+    /// Whether the DP can count `problem`, and why not.
+    pub fn supports(problem: &Problem) -> Result<(), DpUnsupported> {
+        DpEngine::<'_>::new(problem).map(|_| ())
+    }
+
+    /// The DP for `problem`, if it applies.
+    pub fn new(problem: &'p Problem) -> Result<Self, DpUnsupported> {
+        let spec = problem.spec();
+        if spec.rows.iter().chain(&spec.cols).any(Option::is_some) {
+            return Err(DpUnsupported::Counts);
+        }
+        let fleet = problem.fleet();
+        let mut lens = Vec::new();
+        let mut counts = Vec::new();
+        for t in fleet.types() {
+            lens.push(t.shape.straight_len().ok_or(DpUnsupported::Polyomino)?);
+            counts.push(t.count);
+        }
+        // Labels FREE, DONE, then "continues with k cells left" as k + 1. A ship's type is
+        // charged to the fleet when it starts; after that only the cells left matter, so
+        // ships of different types in the same stage share a label.
+        let max_len = lens.iter().copied().max().unwrap_or(1) as u32;
+        let nlabels = max_len + 1;
+        let label_bits = 32 - (nlabels - 1).leading_zeros().min(31);
+        let label_bits = label_bits.max(1);
+        let d = problem.dims();
+        let horiz_shift = d.width as u32 * label_bits;
+        let diag_shift = horiz_shift + label_bits;
+        let mut used_shift = Vec::new();
+        let mut used_bits = Vec::new();
+        let mut at = diag_shift + 1;
+        for &n in &counts {
+            let b = (usize::BITS - n.leading_zeros()).max(1);
+            used_shift.push(at);
+            used_bits.push(b);
+            at += b;
+        }
+        if at > 128 {
+            return Err(DpUnsupported::TooWide);
+        }
+        let cells = d.cells();
+        let mut start_one = vec![vec![false; cells]; lens.len()];
+        let mut start_h = vec![vec![false; cells]; lens.len()];
+        let mut start_v = vec![vec![false; cells]; lens.len()];
+        for t in 0..lens.len() {
+            for p in problem.placements(t) {
+                let a = p.cells[0];
+                if p.cells.len() == 1 {
+                    start_one[t][a] = true;
+                } else if p.cells[1] == a + 1 {
+                    start_h[t][a] = true;
+                } else {
+                    start_v[t][a] = true;
+                }
+            }
+        }
+        let water = (0..cells)
+            .map(|c| matches!(spec.clue(c), Some(Clue::Water | Clue::Blocked)))
+            .collect();
+        let ship = (0..cells)
+            .map(|c| spec.clue(c).is_some_and(Clue::is_ship))
+            .collect();
+        Ok(DpEngine {
+            problem,
+            pack: Packing {
+                label_bits,
+                width: d.width,
+                horiz_shift,
+                diag_shift,
+                used_shift,
+                used_bits,
+            },
+            lens,
+            counts,
+            start_one,
+            start_h,
+            start_v,
+            water,
+            ship,
+            no_touch: problem.rules() == Rules::NoTouch,
+        })
+    }
+
+    #[inline]
+    fn occupied(&self, label: u32) -> bool {
+        label != FREE
+    }
+
+    /// The label of a finished ship cell: under the touch rule nothing needs to know it is
+    /// occupied, so it merges with free and halves the states.
+    #[inline]
+    fn done(&self) -> u32 {
+        if self.no_touch { DONE } else { FREE }
+    }
+
+    /// Calls `f(next_key, ship_here)` for every transition out of `key` at `cell`.
+    #[inline]
+    fn step(&self, key: u128, cell: usize, mut f: impl FnMut(u128, bool)) {
+        let pk = &self.pack;
+        let w = pk.width;
+        let (r, c) = (cell / w, cell % w);
+        let up = pk.vert(key, c);
+        let horiz = pk.horiz(key);
+        let left_occ = c > 0 && self.occupied(pk.vert(key, c - 1));
+        let ul = c > 0 && r > 0 && pk.diag(key);
+        let ur = r > 0 && c + 1 < w && self.occupied(pk.vert(key, c + 1));
+        // The next cell's diagonal is this column's cell of the previous row.
+        let next_diag = self.no_touch && c + 1 < w && self.occupied(up);
+        let finish = |k: u128, horiz_label: u32, vert_label: u32| {
+            let k = pk.set_vert(k, c, vert_label);
+            let k = pk.set_horiz(k, if c + 1 < w { horiz_label } else { FREE });
+            pk.set_diag(k, next_diag)
+        };
+        let up_continues = up >= 2;
+        let horiz_continues = horiz >= 2;
+        if up_continues || horiz_continues {
+            if (up_continues && horiz_continues) || self.water[cell] {
+                return;
+            }
+            if up_continues {
+                if self.no_touch && left_occ {
+                    return;
+                }
+                let k = up - 1;
+                let label = if k > 1 { k } else { self.done() };
+                f(finish(key, FREE, label), true);
+            } else {
+                if self.no_touch && r > 0 && (self.occupied(up) || ur || ul) {
+                    return;
+                }
+                let k = horiz - 1;
+                let h = if k > 1 { k } else { FREE };
+                f(finish(key, h, self.done()), true);
+            }
+            return;
+        }
+        if !self.ship[cell] {
+            f(finish(key, FREE, FREE), false);
+        }
+        if self.water[cell] || (self.no_touch && (left_occ || ul || ur || self.occupied(up))) {
+            return;
+        }
+        for t in 0..self.lens.len() {
+            let used = pk.used(key, t);
+            if used >= self.counts[t] {
+                continue;
+            }
+            let k = key + (1u128 << pk.used_shift[t]);
+            let l = self.lens[t];
+            if l == 1 {
+                if self.start_one[t][cell] {
+                    f(finish(k, FREE, self.done()), true);
+                }
+                continue;
+            }
+            // A ship of length l starting here: l - 1 cells left after this one.
+            let cont = l as u32;
+            if self.start_h[t][cell] {
+                f(finish(k, cont, self.done()), true);
+            }
+            if self.start_v[t][cell] {
+                f(finish(k, FREE, cont), true);
+            }
+        }
+    }
+
+    fn is_final(&self, key: u128) -> bool {
+        (0..self.lens.len()).all(|t| self.pack.used(key, t) == self.counts[t])
+    }
+
+    /// Counts layouts, and per-cell counts when `opts.per_cell`. Limits are ignored: the DP
+    /// takes time polynomial in the number of states, not in the count.
+    pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+        let cells = self.problem.dims().cells();
+        let mut layers: Vec<Vec<(u128, u128)>> = Vec::with_capacity(cells + 1);
+        layers.push(vec![(0, 1)]);
+        let mut next = Map::default();
+        let mut overflow = false;
+        let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
+        for cell in 0..cells {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                // A partial DP has no meaningful count: say so rather than guess.
+                return Ok(CountResult {
+                    count: 0,
+                    complete: false,
+                    stopped: Some(super::Stop::Time),
+                    per_cell: None,
+                    engine: "dp",
+                });
+            }
+            next.clear();
+            for &(key, n) in &layers[cell] {
+                self.step(key, cell, |k, _| {
+                    let e = next.entry(k).or_insert(0);
+                    match e.checked_add(n) {
+                        Some(v) => *e = v,
+                        None => overflow = true,
+                    }
+                });
+            }
+            if overflow {
+                return Err(CountError::Overflow);
+            }
+            if let Some(p) = &opts.progress {
+                p(cell as u64 + 1, 2 * cells as u64);
+            }
+            layers.push(next.drain().collect());
+        }
+        let mut total = 0u128;
+        for &(key, n) in &layers[cells] {
+            if self.is_final(key) {
+                total = total.checked_add(n).ok_or(CountError::Overflow)?;
+            }
+        }
+        let per_cell = if opts.per_cell {
+            Some(self.marginals(&layers, opts)?)
+        } else {
+            None
+        };
+        Ok(CountResult {
+            count: total,
+            complete: true,
+            stopped: None,
+            per_cell,
+            engine: "dp",
+        })
+    }
+
+    /// The backward pass: completions per state, and per cell the layouts with a ship there.
+    fn marginals(
+        &self,
+        layers: &[Vec<(u128, u128)>],
+        opts: &CountOptions,
+    ) -> Result<Vec<u128>, CountError> {
+        let cells = layers.len() - 1;
+        let mut per_cell = vec![0u128; cells];
+        let mut back: Map = layers[cells]
+            .iter()
+            .filter(|(k, _)| self.is_final(*k))
+            .map(|&(k, _)| (k, 1))
+            .collect();
+        let mut overflow = false;
+        for cell in (0..cells).rev() {
+            let mut here = Map::default();
+            here.reserve(layers[cell].len());
+            let mut ships = 0u128;
+            for &(key, fwd) in &layers[cell] {
+                let mut b = 0u128;
+                self.step(key, cell, |k, ship| {
+                    if let Some(&bn) = back.get(&k) {
+                        b = b.checked_add(bn).unwrap_or_else(|| {
+                            overflow = true;
+                            0
+                        });
+                        if ship {
+                            let add = fwd.checked_mul(bn).unwrap_or_else(|| {
+                                overflow = true;
+                                0
+                            });
+                            ships = ships.checked_add(add).unwrap_or_else(|| {
+                                overflow = true;
+                                0
+                            });
+                        }
+                    }
+                });
+                if b > 0 {
+                    here.insert(key, b);
+                }
+            }
+            if overflow {
+                return Err(CountError::Overflow);
+            }
+            per_cell[cell] = ships;
+            back = here;
+            if let Some(p) = &opts.progress {
+                p((2 * cells - cell) as u64, 2 * cells as u64);
+            }
+        }
+        Ok(per_cell)
+    }
+}
