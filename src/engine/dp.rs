@@ -12,12 +12,9 @@
 //!
 //! One forward pass keeps the count of partial layouts reaching each state; one backward pass
 //! counts completions, and a cell's count is the sum, over transitions that put a ship on it,
-//! of forward times backward. States are packed into a `u128` key, so the DP applies when the
-//! profile fits in 128 bits: straight fleets, no row or column counts (those are global), and
+//! of forward times backward. States are packed into a `u64` key, so the DP applies when the
+//! profile fits in 63 bits: straight fleets, no row or column counts (those are global), and
 //! boards up to about 20 columns for the classic fleets. [`DpEngine::supports`] says why not.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::clue::Clue;
 use crate::problem::Problem;
@@ -25,28 +22,144 @@ use crate::rules::Rules;
 
 use super::{CountError, CountOptions, CountResult};
 
-/// A multiply-shift hasher for the `u128` state keys (the std hasher costs more than the DP's
-/// own work per state).
-#[derive(Default)]
-struct KeyHasher(u64);
+/// A state key: the packed profile.
+type Key = u64;
 
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+/// Open-addressing map from state keys to counts: linear probing in a power-of-two table
+/// of (key, count) slots, so a probe touches one cache line. Counts are `u64` with checked
+/// arithmetic (a count past 2^64 is reported, never wrapped). Inserts come in batches whose
+/// slots are prefetched first, so the cache misses of a batch overlap.
+struct Table {
+    slots: Vec<(Key, u64)>,
+    len: usize,
+}
+
+/// No state packs to all ones: keys use at most 63 bits.
+const VACANT: Key = Key::MAX;
+
+/// Inserts buffered before they are applied (their slots prefetched meanwhile).
+const BATCH: usize = 64;
+
+impl Table {
+    fn with_capacity(n: usize) -> Table {
+        let cap = (n.max(8) * 2).next_power_of_two();
+        Table {
+            slots: vec![(VACANT, 0); cap],
+            len: 0,
         }
     }
-    fn write_u128(&mut self, k: u128) {
-        let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = (x ^ (x >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        self.0 ^= self.0 >> 32;
+
+    #[inline]
+    fn slot(&self, k: Key) -> usize {
+        let h = (k ^ (k >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 32) as usize & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn prefetch(&self, k: Key) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is only a hint, and the address lies inside the table.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let p = self.slots.as_ptr().add(self.slot(k)) as *const i8;
+            _mm_prefetch(p, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = k;
+    }
+
+    /// Adds `v` to the count of `k`; false on overflow.
+    #[inline]
+    fn add(&mut self, k: Key, v: u64) -> bool {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(k);
+        loop {
+            let (at, n) = &mut self.slots[i];
+            if *at == k {
+                return match n.checked_add(v) {
+                    Some(x) => {
+                        *n = x;
+                        true
+                    }
+                    None => false,
+                };
+            }
+            if *at == VACANT {
+                *at = k;
+                *n = v;
+                self.len += 1;
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: Key) -> Option<u64> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(k);
+        loop {
+            let (at, n) = self.slots[i];
+            if at == k {
+                return Some(n);
+            }
+            if at == VACANT {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::replace(self, Table::with_capacity(self.slots.len()));
+        for (k, v) in old.entries() {
+            self.add(k, v);
+        }
+    }
+
+    fn entries(&self) -> impl Iterator<Item = (Key, u64)> + '_ {
+        self.slots.iter().copied().filter(|(k, _)| *k != VACANT)
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill((VACANT, 0));
+        self.len = 0;
     }
 }
 
-type Map = HashMap<u128, u128, BuildHasherDefault<KeyHasher>>;
+/// A batch of pending inserts into a [`Table`].
+struct Batch {
+    pending: Vec<(Key, u64)>,
+    ok: bool,
+}
+
+impl Batch {
+    fn new() -> Batch {
+        Batch {
+            pending: Vec::with_capacity(BATCH),
+            ok: true,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, t: &mut Table, k: Key, v: u64) {
+        t.prefetch(k);
+        self.pending.push((k, v));
+        if self.pending.len() == BATCH {
+            self.flush(t);
+        }
+    }
+
+    fn flush(&mut self, t: &mut Table) {
+        for &(k, v) in &self.pending {
+            self.ok &= t.add(k, v);
+        }
+        self.pending.clear();
+    }
+}
 
 /// Why the DP cannot take a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -58,8 +171,8 @@ pub enum DpUnsupported {
     /// A polyomino ship.
     #[error("the fleet has a ship that is not straight")]
     Polyomino,
-    /// The state does not fit in 128 bits.
-    #[error("the board is too wide for the DP's 128-bit state")]
+    /// The state does not fit in 63 bits.
+    #[error("the board is too wide for the DP's 63-bit state")]
     TooWide,
 }
 
@@ -76,34 +189,34 @@ struct Packing {
 
 impl Packing {
     #[inline]
-    fn vert(&self, key: u128, col: usize) -> u32 {
+    fn vert(&self, key: Key, col: usize) -> u32 {
         ((key >> (col as u32 * self.label_bits)) & ((1 << self.label_bits) - 1)) as u32
     }
     #[inline]
-    fn set_vert(&self, key: u128, col: usize, label: u32) -> u128 {
+    fn set_vert(&self, key: Key, col: usize, label: u32) -> Key {
         let sh = col as u32 * self.label_bits;
-        let mask = ((1u128 << self.label_bits) - 1) << sh;
-        (key & !mask) | ((label as u128) << sh)
+        let mask = ((1 << self.label_bits) - 1) << sh;
+        (key & !mask) | ((label as Key) << sh)
     }
     #[inline]
-    fn horiz(&self, key: u128) -> u32 {
+    fn horiz(&self, key: Key) -> u32 {
         ((key >> self.horiz_shift) & ((1 << self.label_bits) - 1)) as u32
     }
     #[inline]
-    fn set_horiz(&self, key: u128, label: u32) -> u128 {
-        let mask = ((1u128 << self.label_bits) - 1) << self.horiz_shift;
-        (key & !mask) | ((label as u128) << self.horiz_shift)
+    fn set_horiz(&self, key: Key, label: u32) -> Key {
+        let mask = ((1 << self.label_bits) - 1) << self.horiz_shift;
+        (key & !mask) | ((label as Key) << self.horiz_shift)
     }
     #[inline]
-    fn diag(&self, key: u128) -> bool {
+    fn diag(&self, key: Key) -> bool {
         (key >> self.diag_shift) & 1 == 1
     }
     #[inline]
-    fn set_diag(&self, key: u128, on: bool) -> u128 {
-        (key & !(1u128 << self.diag_shift)) | ((on as u128) << self.diag_shift)
+    fn set_diag(&self, key: Key, on: bool) -> Key {
+        (key & !(1 << self.diag_shift)) | ((on as Key) << self.diag_shift)
     }
     #[inline]
-    fn used(&self, key: u128, t: usize) -> usize {
+    fn used(&self, key: Key, t: usize) -> usize {
         ((key >> self.used_shift[t]) & ((1 << self.used_bits[t]) - 1)) as usize
     }
 }
@@ -166,7 +279,7 @@ impl<'p> DpEngine<'p> {
             used_bits.push(b);
             at += b;
         }
-        if at > 128 {
+        if at > 63 {
             return Err(DpUnsupported::TooWide);
         }
         let cells = d.cells();
@@ -226,7 +339,7 @@ impl<'p> DpEngine<'p> {
 
     /// Calls `f(next_key, ship_here)` for every transition out of `key` at `cell`.
     #[inline]
-    fn step(&self, key: u128, cell: usize, mut f: impl FnMut(u128, bool)) {
+    fn step(&self, key: Key, cell: usize, mut f: impl FnMut(Key, bool)) {
         let pk = &self.pack;
         let w = pk.width;
         let (r, c) = (cell / w, cell % w);
@@ -237,7 +350,7 @@ impl<'p> DpEngine<'p> {
         let ur = r > 0 && c + 1 < w && self.occupied(pk.vert(key, c + 1));
         // The next cell's diagonal is this column's cell of the previous row.
         let next_diag = self.no_touch && c + 1 < w && self.occupied(up);
-        let finish = |k: u128, horiz_label: u32, vert_label: u32| {
+        let finish = |k: Key, horiz_label: u32, vert_label: u32| {
             let k = pk.set_vert(k, c, vert_label);
             let k = pk.set_horiz(k, if c + 1 < w { horiz_label } else { FREE });
             pk.set_diag(k, next_diag)
@@ -276,7 +389,7 @@ impl<'p> DpEngine<'p> {
             if used >= self.counts[t] {
                 continue;
             }
-            let k = key + (1u128 << pk.used_shift[t]);
+            let k = key + (1 << pk.used_shift[t]);
             let l = self.lens[t];
             if l == 1 {
                 if self.start_one[t][cell] {
@@ -295,7 +408,7 @@ impl<'p> DpEngine<'p> {
         }
     }
 
-    fn is_final(&self, key: u128) -> bool {
+    fn is_final(&self, key: Key) -> bool {
         (0..self.lens.len()).all(|t| self.pack.used(key, t) == self.counts[t])
     }
 
@@ -303,10 +416,12 @@ impl<'p> DpEngine<'p> {
     /// takes time polynomial in the number of states, not in the count.
     pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
         let cells = self.problem.dims().cells();
-        let mut layers: Vec<Vec<(u128, u128)>> = Vec::with_capacity(cells + 1);
-        layers.push(vec![(0, 1)]);
-        let mut next = Map::default();
-        let mut overflow = false;
+        // Only per-cell counts need the layers kept for the backward pass.
+        let keep = opts.per_cell;
+        let mut layers: Vec<Vec<(Key, u64)>> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
+        let mut current: Vec<(Key, u64)> = vec![(0, 1)];
+        let mut next = Table::with_capacity(1 << 10);
+        let mut batch = Batch::new();
         let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
@@ -320,28 +435,29 @@ impl<'p> DpEngine<'p> {
                 });
             }
             next.clear();
-            for &(key, n) in &layers[cell] {
-                self.step(key, cell, |k, _| {
-                    let e = next.entry(k).or_insert(0);
-                    match e.checked_add(n) {
-                        Some(v) => *e = v,
-                        None => overflow = true,
-                    }
-                });
+            for &(key, n) in &current {
+                self.step(key, cell, |k, _| batch.push(&mut next, k, n));
             }
-            if overflow {
+            batch.flush(&mut next);
+            if !batch.ok {
                 return Err(CountError::Overflow);
             }
             if let Some(p) = &opts.progress {
                 p(cell as u64 + 1, 2 * cells as u64);
             }
-            layers.push(next.drain().collect());
-        }
-        let mut total = 0u128;
-        for &(key, n) in &layers[cells] {
-            if self.is_final(key) {
-                total = total.checked_add(n).ok_or(CountError::Overflow)?;
+            let following: Vec<(Key, u64)> = next.entries().collect();
+            let previous = std::mem::replace(&mut current, following);
+            if keep {
+                layers.push(previous);
             }
+        }
+        let total: u128 = current
+            .iter()
+            .filter(|(k, _)| self.is_final(*k))
+            .map(|&(_, n)| n as u128)
+            .sum();
+        if keep {
+            layers.push(current);
         }
         let per_cell = if opts.per_cell {
             Some(self.marginals(&layers, opts)?)
@@ -358,52 +474,62 @@ impl<'p> DpEngine<'p> {
     }
 
     /// The backward pass: completions per state, and per cell the layouts with a ship there.
+    /// Lookups go in chunks whose slots are prefetched first, like the forward inserts.
     fn marginals(
         &self,
-        layers: &[Vec<(u128, u128)>],
+        layers: &[Vec<(Key, u64)>],
         opts: &CountOptions,
     ) -> Result<Vec<u128>, CountError> {
+        const CHUNK: usize = 16;
         let cells = layers.len() - 1;
         let mut per_cell = vec![0u128; cells];
-        let mut back: Map = layers[cells]
-            .iter()
-            .filter(|(k, _)| self.is_final(*k))
-            .map(|&(k, _)| (k, 1))
-            .collect();
-        let mut overflow = false;
+        let mut back = Table::with_capacity(layers[cells].len());
+        for &(k, _) in &layers[cells] {
+            if self.is_final(k) {
+                back.add(k, 1);
+            }
+        }
+        let mut here = Table::with_capacity(1 << 10);
+        let mut batch = Batch::new();
+        // (index in chunk, successor, ship on the cell)
+        let mut succ: Vec<(usize, Key, bool)> = Vec::with_capacity(CHUNK * 8);
+        let mut ok = true;
         for cell in (0..cells).rev() {
-            let mut here = Map::default();
-            here.reserve(layers[cell].len());
+            here.clear();
             let mut ships = 0u128;
-            for &(key, fwd) in &layers[cell] {
-                let mut b = 0u128;
-                self.step(key, cell, |k, ship| {
-                    if let Some(&bn) = back.get(&k) {
-                        b = b.checked_add(bn).unwrap_or_else(|| {
-                            overflow = true;
-                            0
-                        });
+            for chunk in layers[cell].chunks(CHUNK) {
+                succ.clear();
+                for (i, &(key, _)) in chunk.iter().enumerate() {
+                    self.step(key, cell, |k, ship| {
+                        back.prefetch(k);
+                        succ.push((i, k, ship));
+                    });
+                }
+                let mut b = [0u64; CHUNK];
+                for &(i, k, ship) in &succ {
+                    if let Some(bn) = back.get(k) {
+                        match b[i].checked_add(bn) {
+                            Some(x) => b[i] = x,
+                            None => ok = false,
+                        }
                         if ship {
-                            let add = fwd.checked_mul(bn).unwrap_or_else(|| {
-                                overflow = true;
-                                0
-                            });
-                            ships = ships.checked_add(add).unwrap_or_else(|| {
-                                overflow = true;
-                                0
-                            });
+                            // fwd * bn counts layouts, so it is at most the total.
+                            ships += chunk[i].1 as u128 * bn as u128;
                         }
                     }
-                });
-                if b > 0 {
-                    here.insert(key, b);
+                }
+                for (i, &(key, _)) in chunk.iter().enumerate() {
+                    if b[i] > 0 {
+                        batch.push(&mut here, key, b[i]);
+                    }
                 }
             }
-            if overflow {
+            batch.flush(&mut here);
+            if !ok || !batch.ok {
                 return Err(CountError::Overflow);
             }
             per_cell[cell] = ships;
-            back = here;
+            std::mem::swap(&mut back, &mut here);
             if let Some(p) = &opts.progress {
                 p((2 * cells - cell) as u64, 2 * cells as u64);
             }
