@@ -23,6 +23,7 @@ pub mod engine;
 pub mod fleet;
 pub mod format;
 pub mod geom;
+pub mod heat;
 pub mod layout;
 pub mod problem;
 pub mod rules;

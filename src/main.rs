@@ -12,6 +12,7 @@ use anyhow::{Context, Result, anyhow};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use broadside::format::{self, json::JsonProblem};
+use broadside::heat::HeatMap;
 use broadside::{
     CountOptions, CountResult, Dims, Engine, Fleet, Layout, Problem, ProblemSpec, Rules, SatEngine,
     Stop, validate,
@@ -60,6 +61,27 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         dimacs: Option<PathBuf>,
     },
+    /// The exact probability of a ship on each cell, as a heat map.
+    Probs {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        out: Output,
+        /// Also draw the heat map as an SVG picture in this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Colour the terminal map: auto (when standard output is a terminal and NO_COLOR is
+        /// unset), always, or never.
+        #[arg(long, value_enum, default_value = "auto")]
+        color: ColorChoice,
+    },
+    /// The open cell(s) most likely to hold a ship: where to fire next.
+    Best {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        out: Output,
+    },
     /// Convert a problem to broadside's text or JSON format.
     Convert {
         #[command(flatten)]
@@ -68,6 +90,13 @@ enum Command {
         #[arg(long = "to", value_enum, default_value = "text")]
         to: To,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -413,6 +442,130 @@ fn count(input: &Input, out: &Output, args: &CountArgs, dimacs: Option<&PathBuf>
     Ok(ok)
 }
 
+/// The heat map of each problem in the input, or a "no layout" answer (false).
+fn heat_maps(input: &Input, out: &Output) -> Result<Vec<(Problem, Option<HeatMap>)>> {
+    let mut maps = Vec::new();
+    for spec in input.problems()? {
+        let p = build(spec)?;
+        if !p.conflicts().is_empty() {
+            maps.push((p, None));
+            continue;
+        }
+        let h = HeatMap::compute(&p, out.engine).map_err(|e| anyhow!("{}: {e}", label(&p)))?;
+        let h = (h.layouts > 0).then_some(h);
+        maps.push((p, h));
+    }
+    Ok(maps)
+}
+
+fn no_layout(p: &Problem) -> serde_json::Value {
+    let reasons: Vec<String> = p.conflicts().iter().map(|c| c.to_string()).collect();
+    println!("{}: no layout is consistent with these shots", label(p));
+    for r in &reasons {
+        println!("  because {r}");
+    }
+    serde_json::json!({"name": p.spec().meta.name, "layouts": 0, "reasons": reasons})
+}
+
+fn cell_name(p: &Problem, cell: usize) -> String {
+    let (r, c) = p.dims().row_col(cell);
+    format!("{}{}", broadside::heat::column_name(c), r + 1)
+}
+
+fn probs(input: &Input, out: &Output, svg: Option<&PathBuf>, color: ColorChoice) -> Result<bool> {
+    let maps = heat_maps(input, out)?;
+    if svg.is_some() && maps.len() != 1 {
+        return Err(bad("--svg takes a single problem"));
+    }
+    let colour = match color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let mut ok = true;
+    let mut results = Vec::new();
+    for (p, h) in &maps {
+        let Some(h) = h else {
+            ok = false;
+            let v = no_layout(p);
+            results.push(v);
+            continue;
+        };
+        let d = p.dims();
+        if let Some(path) = svg {
+            let title = format!("{}: {} layouts", label(p), h.layouts);
+            std::fs::write(path, h.render_svg(&title))
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        if out.json {
+            let rows = |f: &dyn Fn(usize) -> serde_json::Value| {
+                (0..d.height)
+                    .map(|r| (0..d.width).map(|c| f(d.index(r, c))).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+            };
+            results.push(serde_json::json!({
+                "name": p.spec().meta.name,
+                "layouts": h.layouts,
+                "counts": rows(&|c| serde_json::json!(h.per_cell[c])),
+                "probabilities": rows(&|c| serde_json::json!(h.probability(c))),
+                "engine": h.engine,
+            }));
+        } else {
+            println!("{}: {} layouts [{} engine]", label(p), h.layouts, h.engine);
+            print!("{}", h.render_text(colour));
+        }
+    }
+    if out.json {
+        print_json(results);
+    }
+    Ok(ok)
+}
+
+fn best(input: &Input, out: &Output) -> Result<bool> {
+    let mut ok = true;
+    let mut results = Vec::new();
+    for (p, h) in heat_maps(input, out)? {
+        let Some(h) = h else {
+            ok = false;
+            results.push(no_layout(&p));
+            continue;
+        };
+        let (cells, prob) = h.best();
+        let names: Vec<String> = cells.iter().map(|&c| cell_name(&p, c)).collect();
+        if out.json {
+            let cells: Vec<serde_json::Value> = cells
+                .iter()
+                .map(|&c| {
+                    let (row, col) = p.dims().row_col(c);
+                    serde_json::json!({"cell": cell_name(&p, c), "row": row, "col": col, "count": h.per_cell[c]})
+                })
+                .collect();
+            results.push(serde_json::json!({
+                "name": p.spec().meta.name, "layouts": h.layouts, "probability": prob,
+                "cells": cells, "engine": h.engine,
+            }));
+        } else if names.is_empty() {
+            println!("{}: no open cell can hold a ship", label(&p));
+        } else {
+            println!(
+                "{}: fire at {} (probability {:.4}, {} of {} layouts)",
+                label(&p),
+                names.join(" "),
+                prob,
+                h.per_cell[cells[0]],
+                h.layouts
+            );
+        }
+    }
+    if out.json {
+        print_json(results);
+    }
+    Ok(ok)
+}
+
 fn convert(input: &Input, to: To) -> Result<bool> {
     let specs = input.problems()?;
     for (i, spec) in specs.iter().enumerate() {
@@ -450,6 +603,13 @@ fn run(cli: Cli) -> Result<bool> {
             };
             count(&input, &out, &args, dimacs.as_ref())
         }
+        Command::Probs {
+            input,
+            out,
+            svg,
+            color,
+        } => probs(&input, &out, svg.as_ref(), color),
+        Command::Best { input, out } => best(&input, &out),
         Command::Convert { input, to } => convert(&input, to),
     }
 }

@@ -240,3 +240,73 @@ fn jsonl_answers_every_line() {
         stderr(&o)
     );
 }
+
+#[test]
+fn probs_and_best_on_the_kancko_board() {
+    let o = run(&["best", "--size", "5x5", "--fleet", "3 2"], None);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("fire at C1 A3 E3 C5 (probability 0.2405, 126 of 524 layouts)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(
+        &["probs", "--json", "--size", "5x5", "--fleet", "3 2"],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["layouts"], 524);
+    assert_eq!(v["counts"][0][0], 84);
+    assert!((v["probabilities"][0][2].as_f64().unwrap() - 126.0 / 524.0).abs() < 1e-12);
+    // Not a terminal, so no colour unless asked for.
+    let plain = stdout(&run(&["probs", "--size", "5x5", "--fleet", "3 2"], None));
+    assert!(!plain.contains('\x1b') && plain.contains("  24"), "{plain}");
+    let coloured = stdout(&run(
+        &[
+            "probs", "--color", "always", "--size", "5x5", "--fleet", "3 2",
+        ],
+        None,
+    ));
+    assert!(coloured.contains("\x1b[") && coloured.contains("48;2;"));
+}
+
+#[test]
+fn probs_draws_an_svg() {
+    let path = std::env::temp_dir().join(format!("broadside-heat-{}.svg", std::process::id()));
+    let o = run(
+        &[
+            "probs",
+            "puzzles/game/naslausky-8x8-rocks.txt",
+            "--svg",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(svg.starts_with("<svg") && svg.contains(">hit</text>") && svg.contains(">rock</text>"));
+    assert_eq!(svg.matches("<rect x=").count(), 64);
+}
+
+#[test]
+fn shots_no_layout_fits_exit_1() {
+    // A hit in a corner fenced by misses: no ship of length 2 or more fits, and there is no
+    // ship of length 1.
+    let state = "size: 4x4\nfleet: 2\nrules: touch\ngrid:\n* ~ . .\n~ . . .\n. . . .\n. . . .\n";
+    for cmd in ["probs", "best"] {
+        let o = run(&[cmd, "-"], Some(state));
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        assert!(
+            stdout(&o).contains("no layout is consistent with these shots"),
+            "{}",
+            stdout(&o)
+        );
+        assert!(
+            stdout(&o)
+                .contains("because no ship of the fleet can cover the * clue at row 0, column 0"),
+            "{}",
+            stdout(&o)
+        );
+    }
+}

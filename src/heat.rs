@@ -1,0 +1,278 @@
+//! Hit probabilities: per-cell layout counts turned into a heat map, the best shots, and the
+//! map drawn for a terminal or as SVG.
+//!
+//! A [`HeatMap`] holds the exact number of layouts and, per cell, the exact number of those
+//! with a ship there; a cell's probability is their ratio (every consistent layout equally
+//! likely). [`HeatMap::best`] lists the open cells (no clue: not shot, not a rock) of highest
+//! probability.
+//!
+//! ```
+//! use broadside::{Dims, Fleet, ProblemSpec, Rules, heat::HeatMap, Engine};
+//! let p = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch)
+//!     .build()
+//!     .unwrap();
+//! let h = HeatMap::compute(&p, Engine::Auto).unwrap();
+//! assert_eq!(h.layouts, 524);
+//! assert_eq!(h.best().0, vec![2, 10, 14, 22]); // the middles of the edges, 126/524
+//! ```
+
+use crate::engine::{CountError, CountOptions, Engine};
+use crate::problem::Problem;
+
+/// Exact per-cell layout counts for one problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeatMap {
+    /// Board width (cells are row-major).
+    pub width: usize,
+    /// The number of consistent layouts.
+    pub layouts: u128,
+    /// Per cell, the layouts with a ship there.
+    pub per_cell: Vec<u128>,
+    /// Whether each cell is open: no clue (not shot, no rock).
+    pub open: Vec<bool>,
+    /// The clue symbol of each cell that is not open (`*` or a segment for a hit, `~` a miss,
+    /// `#` a rock), for drawing.
+    pub marks: Vec<Option<char>>,
+    /// The engine that counted.
+    pub engine: &'static str,
+}
+
+impl HeatMap {
+    /// Counts with `engine` (per-cell counts included).
+    pub fn compute(problem: &Problem, engine: Engine) -> Result<HeatMap, CountError> {
+        let opts = CountOptions {
+            per_cell: true,
+            parallel: true,
+            ..CountOptions::default()
+        };
+        Self::compute_with(problem, engine, &opts)
+    }
+
+    /// Counts with `engine` and the given options (`per_cell` is forced on). A count that
+    /// stops early gives an error-free but partial map: check [`HeatMap::layouts`] against the
+    /// result's completeness through [`Engine::count`] when limits are set.
+    pub fn compute_with(
+        problem: &Problem,
+        engine: Engine,
+        opts: &CountOptions,
+    ) -> Result<HeatMap, CountError> {
+        let opts = CountOptions {
+            per_cell: true,
+            limit: opts.limit,
+            time_limit: opts.time_limit,
+            parallel: opts.parallel,
+            progress: None,
+        };
+        let r = engine.count(problem, &opts)?;
+        let spec = problem.spec();
+        Ok(HeatMap {
+            width: problem.dims().width,
+            layouts: r.count,
+            per_cell: r.per_cell.unwrap_or_default(),
+            open: (0..problem.dims().cells())
+                .map(|c| spec.clue(c).is_none())
+                .collect(),
+            marks: (0..problem.dims().cells())
+                .map(|c| spec.clue(c).map(crate::clue::Clue::symbol))
+                .collect(),
+            engine: r.engine,
+        })
+    }
+
+    /// The probability of a ship at `cell` (0 when no layout is consistent).
+    pub fn probability(&self, cell: usize) -> f64 {
+        if self.layouts == 0 {
+            0.0
+        } else {
+            self.per_cell[cell] as f64 / self.layouts as f64
+        }
+    }
+
+    /// The open cells of highest probability, and that probability. Empty when no open cell
+    /// can hold a ship.
+    pub fn best(&self) -> (Vec<usize>, f64) {
+        let top = (0..self.per_cell.len())
+            .filter(|&c| self.open[c])
+            .map(|c| self.per_cell[c])
+            .max()
+            .unwrap_or(0);
+        if top == 0 {
+            return (Vec::new(), 0.0);
+        }
+        let cells = (0..self.per_cell.len())
+            .filter(|&c| self.open[c] && self.per_cell[c] == top)
+            .collect();
+        (cells, top as f64 / self.layouts as f64)
+    }
+
+    /// The map as text: one line per row of percentages (`--` for cells that are not open),
+    /// coloured from cold to hot when `colour` is set.
+    pub fn render_text(&self, colour: bool) -> String {
+        let mut out = String::new();
+        let height = self.per_cell.len() / self.width.max(1);
+        out.push_str("    ");
+        for c in 0..self.width {
+            out.push_str(&format!("{:>4}", column_name(c)));
+        }
+        out.push('\n');
+        for r in 0..height {
+            out.push_str(&format!("{:>3} ", r + 1));
+            for c in 0..self.width {
+                let cell = r * self.width + c;
+                let p = self.probability(cell);
+                let text = if !self.open[cell] {
+                    format!("{:>4}", self.marks[cell].unwrap_or('-'))
+                } else {
+                    format!("{:>4}", percent(p))
+                };
+                if colour && self.open[cell] {
+                    let (rr, gg, bb) = heat_colour(p);
+                    let fg = if is_light((rr, gg, bb)) { 30 } else { 97 };
+                    out.push_str(&format!("\x1b[{fg};48;2;{rr};{gg};{bb}m{text}\x1b[0m"));
+                } else {
+                    out.push_str(&text);
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The map as an SVG picture: one square per cell coloured by probability, with the
+    /// percentage written in it, coordinates round the edge, and `title` above.
+    pub fn render_svg(&self, title: &str) -> String {
+        let height = self.per_cell.len() / self.width.max(1);
+        let (size, margin, top) = (44, 30, 50);
+        let w = margin + self.width * size + 10;
+        let h = top + margin + height * size + 10;
+        let mut s = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+             viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\">\n\
+             <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+             <text x=\"{}\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">{}</text>\n",
+            w / 2,
+            escape(title)
+        );
+        for c in 0..self.width {
+            s.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n",
+                margin + c * size + size / 2,
+                top + margin - 8,
+                column_name(c)
+            ));
+        }
+        for r in 0..height {
+            s.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"end\">{}</text>\n",
+                margin - 6,
+                top + margin + r * size + size / 2 + 4,
+                r + 1
+            ));
+            for c in 0..self.width {
+                let cell = r * self.width + c;
+                let (x, y) = (margin + c * size, top + margin + r * size);
+                let p = self.probability(cell);
+                let (fill, ink, label) = if self.open[cell] {
+                    let rgb = heat_colour(p);
+                    let ink = if is_light(rgb) { "black" } else { "white" };
+                    (
+                        format!("rgb({},{},{})", rgb.0, rgb.1, rgb.2),
+                        ink,
+                        percent(p),
+                    )
+                } else {
+                    match self.marks[cell] {
+                        Some('~') => ("#e0e0e0".to_string(), "#606060", "miss".to_string()),
+                        Some('#') => ("#505050".to_string(), "white", "rock".to_string()),
+                        _ => ("#7a0c0c".to_string(), "white", "hit".to_string()),
+                    }
+                };
+                s.push_str(&format!(
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{size}\" height=\"{size}\" fill=\"{fill}\" \
+                     stroke=\"white\"/>\n<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"{ink}\" \
+                     text-anchor=\"middle\">{label}</text>\n",
+                    x + size / 2,
+                    y + size / 2 + 4
+                ));
+            }
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+/// A column's name: A, B, ..., Z, AA, AB, ...
+pub fn column_name(mut c: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.insert(0, (b'A' + (c % 26) as u8) as char);
+        if c < 26 {
+            return s;
+        }
+        c = c / 26 - 1;
+    }
+}
+
+/// A probability as a whole percentage, marking nonzero values below 1% as `<1`.
+fn percent(p: f64) -> String {
+    let v = (p * 100.0).round();
+    if p > 0.0 && v == 0.0 {
+        "<1".into()
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+/// A colour from dark blue (0) through teal and yellow to red (1).
+pub fn heat_colour(p: f64) -> (u8, u8, u8) {
+    const STOPS: [(f64, (f64, f64, f64)); 5] = [
+        (0.0, (24.0, 32.0, 72.0)),
+        (0.25, (33.0, 113.0, 181.0)),
+        (0.5, (65.0, 182.0, 160.0)),
+        (0.75, (250.0, 220.0, 80.0)),
+        (1.0, (215.0, 48.0, 39.0)),
+    ];
+    let p = p.clamp(0.0, 1.0);
+    let i = STOPS
+        .iter()
+        .rposition(|s| s.0 <= p)
+        .unwrap_or(0)
+        .min(STOPS.len() - 2);
+    let (p0, a) = STOPS[i];
+    let (p1, b) = STOPS[i + 1];
+    let t = ((p - p0) / (p1 - p0)).clamp(0.0, 1.0);
+    let mix = |x: f64, y: f64| (x + (y - x) * t).round() as u8;
+    (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// Whether dark text reads better than light text on this colour.
+fn is_light((r, g, b): (u8, u8, u8)) -> bool {
+    r as u32 * 3 + g as u32 * 6 + b as u32 > 1100
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn column_names() {
+        assert_eq!(column_name(0), "A");
+        assert_eq!(column_name(25), "Z");
+        assert_eq!(column_name(26), "AA");
+        assert_eq!(column_name(27), "AB");
+    }
+
+    #[test]
+    fn colours_run_cold_to_hot() {
+        assert_eq!(heat_colour(0.0), (24, 32, 72));
+        assert_eq!(heat_colour(1.0), (215, 48, 39));
+        assert_eq!(percent(0.001), "<1");
+        assert_eq!(percent(0.0), "0");
+    }
+}
