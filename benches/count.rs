@@ -45,6 +45,37 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    for (name, p, expected) in &cases[..2] {
+        g.bench_function(format!("{name}, per-cell, dp"), |b| {
+            b.iter(|| {
+                let r = broadside::Engine::Dp
+                    .count(
+                        p,
+                        &CountOptions {
+                            per_cell: true,
+                            ..Default::default()
+                        },
+                    )
+                    .unwrap();
+                assert_eq!((r.engine, r.count), ("dp", *expected));
+                // Every layout covers 17 cells.
+                assert_eq!(
+                    r.per_cell.as_ref().unwrap().iter().sum::<u128>(),
+                    17 * expected
+                );
+                black_box(r)
+            })
+        });
+        g.bench_function(format!("{name}, total, dp"), |b| {
+            b.iter(|| {
+                let r = broadside::Engine::Dp
+                    .count(p, &CountOptions::default())
+                    .unwrap();
+                assert_eq!(r.count, *expected);
+                black_box(r)
+            })
+        });
+    }
     let (name, p, expected) = &cases[0];
     g.bench_function(format!("{name}, 1 thread"), |b| {
         b.iter(|| {
