@@ -25,6 +25,7 @@ pub mod format;
 pub mod geom;
 pub mod heat;
 pub mod layout;
+pub mod observe;
 pub mod problem;
 pub mod rules;
 pub mod shape;
@@ -38,6 +39,7 @@ pub use engine::{
 pub use fleet::{Fleet, ShipType};
 pub use geom::Dims;
 pub use layout::{Layout, Ship};
+pub use observe::{Observations, Shot, ShotResult, Sinking};
 pub use problem::{Conflict, Invalid, Placement, Problem, ProblemError, ProblemSpec};
 pub use rules::Rules;
 pub use shape::{Segment, Shape};

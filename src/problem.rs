@@ -12,6 +12,7 @@ use crate::clue::Clue;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;
+use crate::observe::{Observations, ShotError, ShotFacts, ShotResult, cell_name};
 use crate::rules::Rules;
 use crate::shape::Segment;
 
@@ -41,6 +42,8 @@ pub struct ProblemSpec {
     pub clues: Vec<Option<Clue>>,
     /// A solution recorded with the problem, checked by the tools that read it.
     pub solution: Option<Layout>,
+    /// The shots of a game so far (empty for a puzzle).
+    pub observations: Observations,
     /// Name and source.
     pub meta: Meta,
 }
@@ -102,6 +105,9 @@ pub enum Invalid {
     /// The recorded solution refers to cells off the board or to unknown ship types.
     #[error("the recorded solution does not fit the board and fleet: {0}")]
     Solution(String),
+    /// The shots are not a possible record.
+    #[error("{0}")]
+    Shots(#[from] crate::observe::ShotError),
 }
 
 /// Every structural defect of a [`ProblemSpec`], in the order found.
@@ -180,6 +186,22 @@ pub enum Conflict {
         "ship clues at ({0}, {1}) and ({2}, {3}) touch diagonally, which the no-touch rule forbids"
     )]
     DiagonalClues(usize, usize, usize, usize),
+    /// A sonar reading says a cell within its distance is water, but the cell is a hit.
+    #[error("the sonar reading at {sonar} rules out a ship at {cell}, which is a hit")]
+    SonarHit {
+        /// The sonar cell's name.
+        sonar: String,
+        /// The hit cell's name.
+        cell: String,
+    },
+    /// A sonar reading whose ring of cells at its distance can hold no ship.
+    #[error("no ship can lie at distance {distance} from the sonar reading at {sonar}")]
+    SonarRing {
+        /// The sonar cell's name.
+        sonar: String,
+        /// The reported distance.
+        distance: usize,
+    },
 }
 
 /// One ship of a given type at one spot on the board.
@@ -196,8 +218,12 @@ pub struct Placement {
 /// A validated problem with its allowed placements; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct Problem {
+    /// The spec, with the clues the shots imply merged into its clues.
     spec: ProblemSpec,
     placements: Vec<Vec<Placement>>,
+    facts: ShotFacts,
+    /// Contradictions between shots found while merging (reported by `conflicts`).
+    shot_conflicts: Vec<Conflict>,
 }
 
 impl ProblemSpec {
@@ -211,6 +237,7 @@ impl ProblemSpec {
             cols: Vec::new(),
             clues: Vec::new(),
             solution: None,
+            observations: Observations::default(),
             meta: Meta::default(),
         }
     }
@@ -285,15 +312,72 @@ impl ProblemSpec {
         {
             errs.push(Invalid::Solution(e));
         }
+        let facts = match ShotFacts::new(d, &self.fleet, &self.observations) {
+            Ok(f) => f,
+            Err(e) => {
+                errs.extend(e.into_iter().map(Invalid::Shots));
+                ShotFacts::default()
+            }
+        };
         if !errs.is_empty() {
             return Err(ProblemError(errs));
         }
-        let placements = allowed_placements(&self);
+        let mut spec = self;
+        let shot_conflicts = merge_shot_clues(&mut spec, &facts)?;
+        let placements = allowed_placements(&spec, &facts);
         Ok(Problem {
-            spec: self,
+            spec,
             placements,
+            facts,
+            shot_conflicts,
         })
     }
+}
+
+/// Merges the clues the shots imply into the spec's clues. A shot that contradicts the grid
+/// at its own cell is bad input; a sonar disc over a hit is a contradiction of the game
+/// record, returned as a conflict (no layout fits it).
+fn merge_shot_clues(
+    spec: &mut ProblemSpec,
+    facts: &ShotFacts,
+) -> Result<Vec<Conflict>, ProblemError> {
+    let d = spec.dims;
+    let mut conflicts = Vec::new();
+    if facts.clues.is_empty() {
+        return Ok(conflicts);
+    }
+    if spec.clues.is_empty() {
+        spec.clues = vec![None; d.cells()];
+    }
+    let shots = &spec.observations.shots;
+    for &(cell, clue) in &facts.clues {
+        let shot_here = shots.iter().any(|s| s.cell == cell);
+        match (spec.clues[cell], clue) {
+            (None, _) => spec.clues[cell] = Some(clue),
+            (Some(Clue::Water | Clue::Blocked), Clue::Water) => {}
+            (Some(old), Clue::Ship) if old.is_ship() => {}
+            (Some(old), Clue::Water) if old.is_ship() && !shot_here => {
+                let dist = |a: usize, b: usize| {
+                    let (p, q) = (d.row_col(a), d.row_col(b));
+                    p.0.abs_diff(q.0) + p.1.abs_diff(q.1)
+                };
+                let sonar = shots
+                    .iter()
+                    .find(|s| matches!(s.result, ShotResult::Sonar { distance } if dist(s.cell, cell) < distance))
+                    .map_or(cell, |s| s.cell);
+                conflicts.push(Conflict::SonarHit {
+                    sonar: cell_name(d, sonar),
+                    cell: cell_name(d, cell),
+                });
+            }
+            _ => {
+                return Err(ProblemError(vec![Invalid::Shots(ShotError::ClueConflict(
+                    cell_name(d, cell),
+                ))]));
+            }
+        }
+    }
+    Ok(conflicts)
 }
 
 /// The segment each cell of `cells` is within a ship covering exactly `cells`.
@@ -306,7 +390,7 @@ pub fn segment_at(dims: Dims, cells: &[usize], cell: usize) -> Option<Segment> {
     Segment::from_neighbours(has(-1, 0), has(1, 0), has(0, -1), has(0, 1))
 }
 
-fn allowed_placements(spec: &ProblemSpec) -> Vec<Vec<Placement>> {
+fn allowed_placements(spec: &ProblemSpec, facts: &ShotFacts) -> Vec<Vec<Placement>> {
     let d = spec.dims;
     spec.fleet
         .types()
@@ -333,7 +417,7 @@ fn allowed_placements(spec: &ProblemSpec) -> Vec<Vec<Placement>> {
                         halo.dedup();
                         halo.retain(|c| !cells.contains(c));
                         let p = Placement { ty, cells, halo };
-                        if placement_allowed(spec, &p) {
+                        if placement_allowed(spec, &p) && facts.allows(ty, &p.cells) {
                             out.push(p);
                         }
                     }
@@ -402,6 +486,11 @@ impl Problem {
         &self.placements[ty]
     }
 
+    /// Sets of cells of which at least one must hold a ship (from sonar readings).
+    pub fn any_of(&self) -> &[Vec<usize>] {
+        &self.facts.any_of
+    }
+
     /// Cells a ship must cover (ship and segment clues).
     pub fn required_cells(&self) -> Vec<usize> {
         (0..self.dims().cells())
@@ -414,7 +503,7 @@ impl Problem {
     pub fn conflicts(&self) -> Vec<Conflict> {
         let s = &self.spec;
         let d = s.dims;
-        let mut out = Vec::new();
+        let mut out = self.shot_conflicts.clone();
         let fleet_cells = s.fleet.cell_count();
         let all = |v: &[Option<usize>], n: usize| {
             (v.len() == n && v.iter().all(Option::is_some)).then(|| v.iter().flatten().sum())
@@ -496,6 +585,18 @@ impl Problem {
                         room,
                     });
                 }
+            }
+        }
+        let sonars = s.observations.shots.iter().filter_map(|x| match x.result {
+            ShotResult::Sonar { distance } => Some((x.cell, distance)),
+            _ => None,
+        });
+        for (ring, (cell, distance)) in self.facts.any_of.iter().zip(sonars) {
+            if !ring.iter().any(|&c| coverable[c]) {
+                out.push(Conflict::SonarRing {
+                    sonar: cell_name(d, cell),
+                    distance,
+                });
             }
         }
         // Diagonal neighbours can belong to one polyomino, so this holds for straight fleets.

@@ -1,10 +1,13 @@
 //! An independent check that a layout solves a problem.
 //!
-//! [`check`] reads only the [`ProblemSpec`] (never the placement tables the engines share),
-//! so it re-checks the engines rather than agreeing with them by construction.
+//! [`check`] reads only the [`ProblemSpec`] (never the placement tables the engines share,
+//! nor the clues derived from the shots), so it re-checks the engines rather than agreeing
+//! with them by construction. Shots are checked from the record itself: misses, hits, sonar
+//! distances, and the sinking rules in shot order.
 
 use crate::clue::Clue;
 use crate::layout::Layout;
+use crate::observe::{ShotResult, Sinking, cell_name};
 use crate::problem::{ProblemSpec, segment_at};
 use crate::rules::Rules;
 use crate::shape::Shape;
@@ -91,6 +94,86 @@ pub fn check(spec: &ProblemSpec, layout: &Layout) -> Result<(), Vec<String>> {
             errs.push(format!("the clue at row {r}, column {c} is not met"));
         }
     }
+    check_shots(spec, layout, &owner, &mut errs);
     errs.dedup();
     if errs.is_empty() { Ok(()) } else { Err(errs) }
+}
+
+fn check_shots(
+    spec: &ProblemSpec,
+    layout: &Layout,
+    owner: &[Option<usize>],
+    errs: &mut Vec<String>,
+) {
+    let d = spec.dims;
+    let obs = &spec.observations;
+    // When each cell was shot, and whether the shot hit.
+    let mut shot_at: Vec<Option<(usize, bool)>> = vec![None; d.cells()];
+    let mut sunk_ship = vec![false; layout.ships.len()];
+    for (i, shot) in obs.shots.iter().enumerate() {
+        let hit = matches!(shot.result, ShotResult::Hit | ShotResult::Sunk { .. });
+        shot_at[shot.cell] = Some((i, hit));
+    }
+    for (i, shot) in obs.shots.iter().enumerate() {
+        let at = cell_name(d, shot.cell);
+        let covering = owner[shot.cell];
+        match &shot.result {
+            ShotResult::Miss if covering.is_some() => {
+                errs.push(format!("the miss at {at} is on a ship"))
+            }
+            ShotResult::Hit if covering.is_none() => {
+                errs.push(format!("the hit at {at} is on water"))
+            }
+            ShotResult::Sonar { distance } => {
+                let (r, c) = d.row_col(shot.cell);
+                let nearest = layout
+                    .cells()
+                    .map(|x| {
+                        let (r2, c2) = d.row_col(x);
+                        r.abs_diff(r2) + c.abs_diff(c2)
+                    })
+                    .min();
+                if nearest != Some(*distance) {
+                    errs.push(format!(
+                        "the sonar at {at} reads {distance}, the nearest ship is at {nearest:?}"
+                    ));
+                }
+            }
+            ShotResult::Sunk { ty, cells } => {
+                let Some(s) = covering else {
+                    errs.push(format!("the sinking at {at} is on water"));
+                    continue;
+                };
+                if sunk_ship[s] {
+                    errs.push(format!("the ship sunk at {at} was already reported sunk"));
+                }
+                sunk_ship[s] = true;
+                let ship = &layout.ships[s];
+                if ship.ty != *ty {
+                    errs.push(format!(
+                        "the ship sunk at {at} is not of the announced type"
+                    ));
+                }
+                let before = |x: usize| shot_at[x].is_some_and(|(j, hit)| hit && j <= i);
+                if !ship.cells.iter().all(|&x| before(x)) {
+                    errs.push(format!("the ship sunk at {at} has a cell not hit by then"));
+                }
+                if obs.sinking == Sinking::Revealed && *cells != ship.cells {
+                    errs.push(format!("the ship sunk at {at} is not the one revealed"));
+                }
+            }
+            _ => {}
+        }
+    }
+    if obs.sinking != Sinking::None {
+        for (s, ship) in layout.ships.iter().enumerate() {
+            let all_hit = ship.cells.iter().all(|&x| shot_at[x].is_some_and(|o| o.1));
+            if all_hit && !sunk_ship[s] {
+                errs.push(format!(
+                    "the ship at {} is wholly hit but was not reported sunk",
+                    cell_name(d, ship.cells[0])
+                ));
+            }
+        }
+    }
 }

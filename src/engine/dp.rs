@@ -171,6 +171,9 @@ pub enum DpUnsupported {
     /// A polyomino ship.
     #[error("the fleet has a ship that is not straight")]
     Polyomino,
+    /// A sonar reading constrains a whole ring of cells.
+    #[error("sonar readings constrain rings of cells, not single cells")]
+    Sonar,
     /// The state does not fit in 63 bits.
     #[error("the board is too wide for the DP's 63-bit state")]
     TooWide,
@@ -252,6 +255,9 @@ impl<'p> DpEngine<'p> {
         let spec = problem.spec();
         if spec.rows.iter().chain(&spec.cols).any(Option::is_some) {
             return Err(DpUnsupported::Counts);
+        }
+        if !problem.any_of().is_empty() {
+            return Err(DpUnsupported::Sonar);
         }
         let fleet = problem.fleet();
         let mut lens = Vec::new();

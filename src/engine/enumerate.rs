@@ -134,6 +134,8 @@ struct Tables<const N: usize> {
     has_caps: bool,
     /// For each cell, the placements covering it.
     cover: Vec<Vec<(u16, u32)>>,
+    /// Sets of cells of which at least one must hold a ship (sonar rings).
+    any_of: Vec<Bits<N>>,
     pair: Option<Pair<N>>,
 }
 
@@ -297,6 +299,11 @@ impl<const N: usize> Tables<N> {
             line_masks,
             has_caps,
             cover,
+            any_of: problem
+                .any_of()
+                .iter()
+                .map(|s| Bits::from_cells(s.iter().copied()))
+                .collect(),
             pair: None,
         };
         tables.pair = tables.pair_tables();
@@ -378,6 +385,14 @@ impl<const N: usize> Tables<N> {
         if !open.is_disjoint(st.blocked) {
             return false;
         }
+        // A ring with no ship yet needs a cell that can still take one.
+        if self
+            .any_of
+            .iter()
+            .any(|&s| s.is_disjoint(st.ships) && s.is_subset(st.blocked))
+        {
+            return false;
+        }
         if self.has_caps {
             let avail = !st.blocked & self.board;
             let rem_cells: usize = st
@@ -401,6 +416,7 @@ impl<const N: usize> Tables<N> {
     /// Whether a node with no ship left is a solution.
     fn complete(&self, st: &State<N>) -> bool {
         self.required.is_subset(st.ships)
+            && self.any_of.iter().all(|&s| !s.is_disjoint(st.ships))
             && self
                 .caps
                 .iter()
@@ -482,7 +498,10 @@ impl<const N: usize> Tables<N> {
 
     /// The shortcut count of a node's completions, when one applies.
     fn shortcut(&self, st: &State<N>, cells: Option<&mut [u128]>) -> Option<u128> {
-        if self.has_caps || !self.required.is_subset(st.ships) {
+        if self.has_caps
+            || !self.required.is_subset(st.ships)
+            || self.any_of.iter().any(|&s| s.is_disjoint(st.ships))
+        {
             return None;
         }
         // This runs at millions of nodes: no allocation here. A shape has at most 8

@@ -9,7 +9,8 @@
 //!   row or column whose count is `k`: a unary sequential counter whose auxiliary variables
 //!   are each *defined* by an equivalence (`s(i,j) <-> s(i-1,j) or (s(i-1,j-1) and x(i))`),
 //!   so they are functions of the inputs and the CNF has exactly one model per layout;
-//! - clue cells: water is false, ships are true (segment kinds restrict the placements).
+//! - clue cells: water is false, ships are true (segment kinds restrict the placements);
+//! - a sonar reading's ring: at least one of its cells is a ship cell.
 //!
 //! Identical ships need no symmetry breaking: a layout is a set of placement variables.
 //! Counting enumerates models and blocks each with one clause over the placement variables
@@ -112,6 +113,10 @@ pub fn encode(problem: &Problem, f: &mut impl ExtendFormula) -> (Vec<Vec<Lit>>, 
             let line: Vec<Lit> = (0..d.height).map(|r| cells[d.index(r, c)]).collect();
             exactly(f, &line, k);
         }
+    }
+    for ring in problem.any_of() {
+        let clause: Vec<Lit> = ring.iter().map(|&c| cells[c]).collect();
+        f.add_clause(&clause);
     }
     for (c, &y) in cells.iter().enumerate() {
         match spec.clue(c) {

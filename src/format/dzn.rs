@@ -328,6 +328,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         cols: cols.into_iter().map(Some).collect(),
         clues,
         solution: None,
+        observations: Default::default(),
         meta: Meta::default(),
     })
 }

@@ -55,6 +55,12 @@ pub struct JsonProblem {
     /// Clue symbols, one string per row.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grid: Vec<String>,
+    /// How sinkings are reported: `none`, `announced` or `revealed`.
+    #[serde(default, skip_serializing_if = "is_none_sinking")]
+    pub sinking: String,
+    /// The shots in order, as the text format writes them (`"B5 hit"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shots: Vec<String>,
     /// A solution in the layout grid form.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub solution: Vec<String>,
@@ -90,6 +96,13 @@ impl JsonProblem {
             rows: spec.rows.clone(),
             cols: spec.cols.clone(),
             grid,
+            sinking: spec.observations.sinking.to_string(),
+            shots: spec
+                .observations
+                .shots
+                .iter()
+                .map(|s| crate::observe::print_shot(d, &spec.fleet, s))
+                .collect(),
             solution: spec
                 .solution
                 .as_ref()
@@ -152,6 +165,22 @@ impl JsonProblem {
                     .map_err(|e| format!("solution: {e}"))?,
             )
         };
+        let observations = crate::observe::Observations {
+            sinking: if self.sinking.is_empty() {
+                Default::default()
+            } else {
+                self.sinking.parse()?
+            },
+            shots: self
+                .shots
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    crate::observe::parse_shot(dims, &fleet, s)
+                        .map_err(|(_, e)| format!("shots[{i}]: {e}"))
+                })
+                .collect::<Result<_, _>>()?,
+        };
         Ok(ProblemSpec {
             dims,
             fleet,
@@ -160,12 +189,17 @@ impl JsonProblem {
             cols: self.cols,
             clues,
             solution,
+            observations,
             meta: Meta {
                 name: self.name,
                 source: self.source,
             },
         })
     }
+}
+
+fn is_none_sinking(s: &str) -> bool {
+    s.is_empty() || s == "none"
 }
 
 /// Parses one problem in the JSON format.

@@ -88,6 +88,7 @@ fn record(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
         cols: r.cols.into_iter().map(Some).collect(),
         clues,
         solution,
+        observations: Default::default(),
         meta: Meta {
             name: r.id,
             source: r.source,

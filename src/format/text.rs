@@ -21,6 +21,12 @@
 //! `name`, `source`, and `shape NAME: ART` to declare a polyomino (`#` ship, `.` empty, rows
 //! separated by `/`) that the fleet may then name.
 //!
+//! `sinking: none|announced|revealed` (default `none`) says how a game reports sunk ships,
+//! and a `shots:` section lists the shots in order, one per line: `B5 miss`, `C5 hit`,
+//! `D5 sunk 3` (announced: the type, by name or length), `D5 sunk 3 D3 D4 D5` (revealed: the
+//! ship's cells too), `E2 sonar 3` (a miss whose nearest ship cell is 3 steps away). Cells are
+//! named by column letter and row number, `A1` at the top left. See [`crate::observe`].
+//!
 //! `grid:` starts the board: an optional first line of column counts (integers or `?`), then
 //! one line per row: an optional row count (integer or `?`) and the row's cells, separated by
 //! spaces or written together. Cell symbols: `.` no clue, `~` water, `*` a ship segment of
@@ -32,6 +38,7 @@ use crate::clue::Clue;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;
+use crate::observe::{Observations, Sinking, parse_shot, print_shot};
 use crate::problem::{Meta, ProblemSpec};
 use crate::rules::Rules;
 use crate::shape::Shape;
@@ -43,6 +50,7 @@ enum Section {
     Header,
     Grid,
     Solution,
+    Shots,
 }
 
 /// Parses one problem in the text format.
@@ -56,6 +64,8 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     let mut col_counts: Option<Vec<Option<usize>>> = None;
     let mut grid_rows: Vec<(Option<usize>, Vec<Option<Clue>>, bool)> = Vec::new();
     let mut solution_rows: Vec<(String, usize)> = Vec::new();
+    let mut shot_lines: Vec<(String, usize, usize)> = Vec::new();
+    let mut sinking = Sinking::None;
     let mut last_line = 0;
 
     for (i, raw) in input.lines().enumerate() {
@@ -70,6 +80,10 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         let lower = trimmed.to_ascii_lowercase();
         if lower == "grid:" {
             section = Section::Grid;
+            continue;
+        }
+        if lower == "shots:" {
+            section = Section::Shots;
             continue;
         }
         if lower == "solution:" {
@@ -105,6 +119,11 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                             .map_err(|e: String| ParseError::new(ln, vcol, e))?
                     }
                     "name" => meta.name = Some(value.to_string()),
+                    "sinking" => {
+                        sinking = value
+                            .parse()
+                            .map_err(|e: String| ParseError::new(ln, vcol, e))?
+                    }
                     "source" => meta.source = Some(value.to_string()),
                     k if k.starts_with("shape ") => {
                         let name = key.trim()[6..].trim().to_string();
@@ -199,6 +218,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                 grid_rows.push((count, row, has_count));
             }
             Section::Solution => solution_rows.push((trimmed.to_string(), ln)),
+            Section::Shots => shot_lines.push((trimmed.to_string(), ln, indent)),
         }
     }
 
@@ -230,6 +250,17 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     } else {
         clues
     };
+    let mut shots = Vec::new();
+    for (line, ln, indent) in &shot_lines {
+        let shot = parse_shot(dims, &fleet, line).map_err(|(word, msg)| {
+            // The column of the offending word.
+            let col = tokenize(line)
+                .get(word)
+                .map_or(line.chars().count() + 1, |t| t.0);
+            ParseError::new(*ln, indent + col, msg)
+        })?;
+        shots.push(shot);
+    }
     let solution = if solution_rows.is_empty() {
         None
     } else {
@@ -245,6 +276,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         cols: col_counts.unwrap_or_default(),
         clues,
         solution,
+        observations: Observations { sinking, shots },
         meta,
     })
 }
@@ -336,11 +368,21 @@ pub fn print(spec: &ProblemSpec) -> String {
     }
     out.push_str(&format!("fleet: {}\n", spec.fleet.describe()));
     out.push_str(&format!("rules: {}\n", spec.rules));
+    if spec.observations.sinking != Sinking::None {
+        out.push_str(&format!("sinking: {}\n", spec.observations.sinking));
+    }
     if !spec.rows.is_empty() || !spec.cols.is_empty() || !spec.clues.is_empty() {
         out.push_str("grid:\n");
         out.push_str(&framed_grid(spec, |cell| {
             spec.clue(cell).map_or('.', Clue::symbol)
         }));
+    }
+    if !spec.observations.shots.is_empty() {
+        out.push_str("shots:\n");
+        for shot in &spec.observations.shots {
+            out.push_str(&print_shot(spec.dims, &spec.fleet, shot));
+            out.push('\n');
+        }
     }
     if let Some(sol) = &spec.solution {
         out.push_str("solution:\n");

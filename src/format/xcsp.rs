@@ -86,6 +86,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         cols: doc.col_sums.into_iter().map(Some).collect(),
         clues,
         solution: None,
+        observations: Default::default(),
         meta: Meta::default(),
     })
 }

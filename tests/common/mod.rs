@@ -237,3 +237,53 @@ pub fn text_files(dir: &str) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+/// A random game record around a planted layout: a random sinking rule, then shots at random
+/// cells in random order with their true results (sinkings reported by the rule, some misses
+/// as sonar readings when `sonar`).
+pub fn planted_record(seed: u64, sonar: bool) -> Option<(ProblemSpec, Layout)> {
+    use broadside::{Observations, Shot, ShotResult, Sinking};
+    let (mut spec, layout) = planted_game(seed)?;
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x5eed);
+    spec.clues.clear();
+    let d = spec.dims;
+    let sinking = [Sinking::None, Sinking::Announced, Sinking::Revealed][rng.random_range(0..3)];
+    let mut cells: Vec<usize> = (0..d.cells()).collect();
+    for i in (1..cells.len()).rev() {
+        cells.swap(i, rng.random_range(0..=i));
+    }
+    let nshots = rng.random_range(0..=d.cells().min(10));
+    let mut hit = vec![false; d.cells()];
+    let mut shots = Vec::new();
+    for &cell in &cells[..nshots] {
+        let owner = layout.ships.iter().find(|s| s.cells.contains(&cell));
+        let result = match owner {
+            Some(ship) => {
+                hit[cell] = true;
+                if sinking != Sinking::None && ship.cells.iter().all(|&c| hit[c]) {
+                    let cells = if sinking == Sinking::Revealed {
+                        ship.cells.clone()
+                    } else {
+                        Vec::new()
+                    };
+                    ShotResult::Sunk { ty: ship.ty, cells }
+                } else {
+                    ShotResult::Hit
+                }
+            }
+            None if sonar && rng.random_range(0..3) == 0 => {
+                let (r, c) = (cell / d.width, cell % d.width);
+                let distance = layout
+                    .cells()
+                    .map(|x| (x / d.width).abs_diff(r) + (x % d.width).abs_diff(c))
+                    .min()
+                    .unwrap();
+                ShotResult::Sonar { distance }
+            }
+            None => ShotResult::Miss,
+        };
+        shots.push(Shot { cell, result });
+    }
+    spec.observations = Observations { sinking, shots };
+    Some((spec, layout))
+}
