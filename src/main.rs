@@ -458,13 +458,29 @@ fn heat_maps(input: &Input, out: &Output) -> Result<Vec<(Problem, Option<HeatMap
     Ok(maps)
 }
 
-fn no_layout(p: &Problem) -> serde_json::Value {
+fn no_layout(p: &Problem, json: bool) -> serde_json::Value {
     let reasons: Vec<String> = p.conflicts().iter().map(|c| c.to_string()).collect();
-    println!("{}: no layout is consistent with these shots", label(p));
-    for r in &reasons {
-        println!("  because {r}");
+    let spec = p.given();
+    let shots: Vec<String> = broadside::observe::conflicting_shots(spec)
+        .unwrap_or_default()
+        .iter()
+        .map(|&i| {
+            broadside::observe::print_shot(spec.dims, &spec.fleet, &spec.observations.shots[i])
+        })
+        .collect();
+    if !json {
+        println!("{}: no layout is consistent with these shots", label(p));
+        for r in &reasons {
+            println!("  because {r}");
+        }
+        if !shots.is_empty() {
+            println!(
+                "  these shots cannot all be true (drop any one and a layout fits): {}",
+                shots.join(", ")
+            );
+        }
     }
-    serde_json::json!({"name": p.spec().meta.name, "layouts": 0, "reasons": reasons})
+    serde_json::json!({"name": spec.meta.name, "layouts": 0, "reasons": reasons, "conflicting_shots": shots})
 }
 
 fn cell_name(p: &Problem, cell: usize) -> String {
@@ -490,7 +506,7 @@ fn probs(input: &Input, out: &Output, svg: Option<&PathBuf>, color: ColorChoice)
     for (p, h) in &maps {
         let Some(h) = h else {
             ok = false;
-            let v = no_layout(p);
+            let v = no_layout(p, out.json);
             results.push(v);
             continue;
         };
@@ -530,7 +546,7 @@ fn best(input: &Input, out: &Output) -> Result<bool> {
     for (p, h) in heat_maps(input, out)? {
         let Some(h) = h else {
             ok = false;
-            results.push(no_layout(&p));
+            results.push(no_layout(&p, out.json));
             continue;
         };
         let (cells, prob) = h.best();

@@ -352,3 +352,45 @@ impl ShotFacts {
         !all_hit && cells.iter().all(|&c| self.revealed_by[c].is_none())
     }
 }
+
+/// A smallest set of shots (indices into `spec.observations.shots`) that no layout fits,
+/// when the shots are what makes `spec` inconsistent: removing any one of them leaves a
+/// record some layout fits (with the rest of the problem as it is). `None` when the problem
+/// without any shot already has no layout, or when it has one with all its shots.
+///
+/// Deletion-based: each shot is dropped in turn and kept out if the rest is still
+/// inconsistent, so it costs one consistency check per shot.
+pub fn conflicting_shots(spec: &crate::problem::ProblemSpec) -> Option<Vec<usize>> {
+    let consistent = |keep: &[usize]| -> bool {
+        let mut s = spec.clone();
+        s.observations.shots = keep
+            .iter()
+            .map(|&i| spec.observations.shots[i].clone())
+            .collect();
+        s.solution = None;
+        match s.build() {
+            Ok(p) => {
+                p.conflicts().is_empty() && crate::Enumerator::new(&p).count_up_to(1).count > 0
+            }
+            // A record that is malformed on its own (a sunk report without its ship) fits no
+            // layout either.
+            Err(_) => false,
+        }
+    };
+    let all: Vec<usize> = (0..spec.observations.shots.len()).collect();
+    if all.is_empty() || consistent(&all) || !consistent(&[]) {
+        return None;
+    }
+    let mut keep = all;
+    let mut i = 0;
+    while i < keep.len() {
+        let mut without = keep.clone();
+        without.remove(i);
+        if consistent(&without) {
+            i += 1;
+        } else {
+            keep = without;
+        }
+    }
+    Some(keep)
+}

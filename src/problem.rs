@@ -220,6 +220,8 @@ pub struct Placement {
 pub struct Problem {
     /// The spec, with the clues the shots imply merged into its clues.
     spec: ProblemSpec,
+    /// The spec as given, before the shots' clues were merged.
+    given: ProblemSpec,
     placements: Vec<Vec<Placement>>,
     facts: ShotFacts,
     /// Contradictions between shots found while merging (reported by `conflicts`).
@@ -322,11 +324,13 @@ impl ProblemSpec {
         if !errs.is_empty() {
             return Err(ProblemError(errs));
         }
+        let given = self.clone();
         let mut spec = self;
         let shot_conflicts = merge_shot_clues(&mut spec, &facts)?;
         let placements = allowed_placements(&spec, &facts);
         Ok(Problem {
             spec,
+            given,
             placements,
             facts,
             shot_conflicts,
@@ -461,9 +465,15 @@ fn placement_allowed(spec: &ProblemSpec, p: &Placement) -> bool {
 }
 
 impl Problem {
-    /// The spec this problem was built from.
+    /// The spec the engines see: the one given, with the clues its shots imply (misses and
+    /// sonar discs as water, hits as ships) merged into its clues.
     pub fn spec(&self) -> &ProblemSpec {
         &self.spec
+    }
+
+    /// The spec exactly as given.
+    pub fn given(&self) -> &ProblemSpec {
+        &self.given
     }
 
     /// Board size.

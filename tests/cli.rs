@@ -310,3 +310,29 @@ fn shots_no_layout_fits_exit_1() {
         );
     }
 }
+
+#[test]
+fn conflicting_shots_are_named() {
+    let record = "size: 6x6\nfleet: 3 2\nrules: no-touch\nsinking: announced\nshots:\nA1 miss\nB2 hit\nC3 hit\nF6 miss\nB1 miss\nA2 miss\nC2 miss\nB3 miss\n";
+    let o = run(&["probs", "-"], Some(record));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("these shots cannot all be true (drop any one and a layout fits): B2 hit, B1 miss, A2 miss, C2 miss, B3 miss"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["best", "--json", "-"], Some(record));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["conflicting_shots"].as_array().unwrap().len(), 5);
+    // A record that is impossible as input: exit 2.
+    let o = run(
+        &["probs", "-"],
+        Some("size: 6x6\nfleet: 3 2\nshots:\nA1 hit\nA1 miss\n"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cell A1 is fired at twice"),
+        "{}",
+        stderr(&o)
+    );
+}
