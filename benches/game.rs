@@ -1,16 +1,16 @@
 //! Exact heat maps at every state of simulated 10x10 games.
 //!
 //! Each game hides a layout drawn by placing ships one at a time at random (seeded), then
-//! fires at the most probable open cell until every ship cell is hit. Every state's heat map
-//! is computed exactly with the `auto` engine and timed; the bench prints the median and the
-//! maximum per state, the figures `docs/PERFORMANCE.md` compares with the targets. Sinking is
-//! not announced in these games (sunk observations are not modelled yet), so a state is the
-//! picture of hits and misses.
+//! fires at the most probable open cell until every ship is sunk; sinkings are announced by
+//! type on the sinking shot, so every state is a full game record in shot order. Every
+//! state's heat map is computed exactly with the `auto` engine and timed; the bench prints
+//! the median and the maximum per state, the figures `docs/PERFORMANCE.md` compares with the
+//! targets. The hidden layout must stay consistent with every state.
 
 use std::time::Instant;
 
 use broadside::heat::HeatMap;
-use broadside::{Clue, Dims, Engine, Fleet, Layout, ProblemSpec, Rules, Ship};
+use broadside::{Dims, Engine, Fleet, Layout, ProblemSpec, Rules, Ship, Shot, ShotResult, Sinking};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -59,7 +59,8 @@ fn main() {
             ProblemSpec::empty(Dims::new(10, 10), Fleet::straight(&[5, 4, 3, 3, 2]), rules);
         let hidden = hidden_layout(&mut rng, &spec);
         let ship_cells: Vec<usize> = hidden.cells().collect();
-        spec.clues = vec![None; 100];
+        spec.observations.sinking = Sinking::Announced;
+        let mut hit = [false; 100];
         let mut hits = 0;
         while hits < ship_cells.len() {
             let problem = spec.clone().build().unwrap();
@@ -67,11 +68,25 @@ fn main() {
             let heat = HeatMap::compute(&problem, Engine::Auto).unwrap();
             times.push(t.elapsed().as_secs_f64());
             assert!(heat.layouts >= 1, "the hidden layout is always consistent");
+            assert!(broadside::validate::check(problem.spec(), &hidden).is_ok());
             let (best, _) = heat.best();
-            let shot = best[0];
-            let hit = ship_cells.contains(&shot);
-            hits += hit as usize;
-            spec.clues[shot] = Some(if hit { Clue::Ship } else { Clue::Water });
+            let cell = best[0];
+            let result = match hidden.ships.iter().find(|s| s.cells.contains(&cell)) {
+                Some(ship) => {
+                    hit[cell] = true;
+                    hits += 1;
+                    if ship.cells.iter().all(|&c| hit[c]) {
+                        ShotResult::Sunk {
+                            ty: ship.ty,
+                            cells: Vec::new(),
+                        }
+                    } else {
+                        ShotResult::Hit
+                    }
+                }
+                None => ShotResult::Miss,
+            };
+            spec.observations.shots.push(Shot { cell, result });
         }
     }
     times.sort_by(f64::total_cmp);
