@@ -173,6 +173,21 @@ fn planted_with(seed: u64, poly: bool, counts: bool) -> Option<(ProblemSpec, Lay
     Some((spec, layout))
 }
 
+/// [`naive_count`] when the combinations to try are few enough (20,000), else `None`.
+pub fn naive_count_if_small(spec: &ProblemSpec) -> Option<u128> {
+    let combos: usize = spec
+        .fleet
+        .types()
+        .iter()
+        .map(|t| {
+            naive_placements(spec.dims, &t.shape)
+                .len()
+                .pow(t.count as u32)
+        })
+        .product();
+    (combos <= 20_000).then(|| naive_count(spec))
+}
+
 /// Counts layouts by trying every combination of naive placements, with every constraint
 /// checked on the finished layout. Exponential: for tiny instances only.
 pub fn naive_count(spec: &ProblemSpec) -> u128 {
