@@ -148,7 +148,7 @@ pub enum Conflict {
         placements: usize,
     },
     /// A ship clue that no allowed placement covers.
-    #[error("no ship of the fleet can cover the {clue} clue at row {row}, column {col}")]
+    #[error("no ship of the fleet can cover the {clue} clue at {}", name(*row, *col))]
     Uncoverable {
         /// Row (0-based).
         row: usize,
@@ -183,7 +183,9 @@ pub enum Conflict {
     },
     /// Two ship clues touch diagonally, which the no-touch rule forbids for one ship or two.
     #[error(
-        "ship clues at ({0}, {1}) and ({2}, {3}) touch diagonally, which the no-touch rule forbids"
+        "ship clues at {} and {} touch diagonally, which the no-touch rule forbids",
+        name(*.0, *.1),
+        name(*.2, *.3)
     )]
     DiagonalClues(usize, usize, usize, usize),
     /// A sonar reading says a cell within its distance is water, but the cell is a hit.
@@ -202,6 +204,12 @@ pub enum Conflict {
         /// The reported distance.
         distance: usize,
     },
+}
+
+/// A cell's name for messages: column letter and row number, `A1` at the top left, as shots
+/// and heat maps name cells.
+fn name(row: usize, col: usize) -> String {
+    format!("{}{}", crate::heat::column_name(col), row + 1)
 }
 
 /// One ship of a given type at one spot on the board.

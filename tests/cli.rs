@@ -303,8 +303,7 @@ fn shots_no_layout_fits_exit_1() {
             stdout(&o)
         );
         assert!(
-            stdout(&o)
-                .contains("because no ship of the fleet can cover the * clue at row 0, column 0"),
+            stdout(&o).contains("because no ship of the fleet can cover the * clue at A1"),
             "{}",
             stdout(&o)
         );
