@@ -35,6 +35,9 @@ pub struct HeatMap {
     pub marks: Vec<Option<char>>,
     /// The engine that counted.
     pub engine: &'static str,
+    /// Whether every layout was counted. A map cut short by a limit holds lower bounds, and
+    /// its probabilities are not exact.
+    pub complete: bool,
 }
 
 impl HeatMap {
@@ -48,9 +51,8 @@ impl HeatMap {
         Self::compute_with(problem, engine, &opts)
     }
 
-    /// Counts with `engine` and the given options (`per_cell` is forced on). A count that
-    /// stops early gives an error-free but partial map: check [`HeatMap::layouts`] against the
-    /// result's completeness through [`Engine::count`] when limits are set.
+    /// Counts with `engine` and the given options (`per_cell` is forced on). A count cut
+    /// short by a limit gives a map whose [`HeatMap::complete`] is false.
     pub fn compute_with(
         problem: &Problem,
         engine: Engine,
@@ -76,6 +78,7 @@ impl HeatMap {
                 .map(|c| spec.clue(c).map(crate::clue::Clue::symbol))
                 .collect(),
             engine: r.engine,
+            complete: r.complete,
         })
     }
 

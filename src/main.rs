@@ -70,6 +70,8 @@ enum Command {
         /// Also draw the heat map as an SVG picture in this file.
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        #[command(flatten)]
+        limit: TimeLimit,
         /// Colour the terminal map: auto (when standard output is a terminal and NO_COLOR is
         /// unset), always, or never.
         #[arg(long, value_enum, default_value = "auto")]
@@ -81,6 +83,8 @@ enum Command {
         input: Input,
         #[command(flatten)]
         out: Output,
+        #[command(flatten)]
+        limit: TimeLimit,
     },
     /// Convert a problem to broadside's text or JSON format.
     Convert {
@@ -90,6 +94,25 @@ enum Command {
         #[arg(long = "to", value_enum, default_value = "text")]
         to: To,
     },
+}
+
+#[derive(Args)]
+struct TimeLimit {
+    /// Stop counting after this many seconds; the map is then marked partial (its counts are
+    /// lower bounds and its probabilities not exact).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+}
+
+impl TimeLimit {
+    fn duration(&self) -> Result<Option<Duration>> {
+        match self.time_limit {
+            Some(t) if !(t > 0.0 && t.is_finite()) => {
+                Err(bad("--time-limit must be a positive number of seconds"))
+            }
+            t => Ok(t.map(Duration::from_secs_f64)),
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -443,7 +466,16 @@ fn count(input: &Input, out: &Output, args: &CountArgs, dimacs: Option<&PathBuf>
 }
 
 /// The heat map of each problem in the input, or a "no layout" answer (false).
-fn heat_maps(input: &Input, out: &Output) -> Result<Vec<(Problem, Option<HeatMap>)>> {
+fn heat_maps(
+    input: &Input,
+    out: &Output,
+    limit: &TimeLimit,
+) -> Result<Vec<(Problem, Option<HeatMap>)>> {
+    let opts = CountOptions {
+        time_limit: limit.duration()?,
+        parallel: true,
+        ..CountOptions::default()
+    };
     let mut maps = Vec::new();
     for spec in input.problems()? {
         let p = build(spec)?;
@@ -451,8 +483,10 @@ fn heat_maps(input: &Input, out: &Output) -> Result<Vec<(Problem, Option<HeatMap
             maps.push((p, None));
             continue;
         }
-        let h = HeatMap::compute(&p, out.engine).map_err(|e| anyhow!("{}: {e}", label(&p)))?;
-        let h = (h.layouts > 0).then_some(h);
+        let h = HeatMap::compute_with(&p, out.engine, &opts)
+            .map_err(|e| anyhow!("{}: {e}", label(&p)))?;
+        // A partial map with no layout yet is not an answer of "no layout".
+        let h = (h.layouts > 0 || !h.complete).then_some(h);
         maps.push((p, h));
     }
     Ok(maps)
@@ -488,8 +522,18 @@ fn cell_name(p: &Problem, cell: usize) -> String {
     format!("{}{}", broadside::heat::column_name(c), r + 1)
 }
 
-fn probs(input: &Input, out: &Output, svg: Option<&PathBuf>, color: ColorChoice) -> Result<bool> {
-    let maps = heat_maps(input, out)?;
+/// The warning a partial map carries.
+const PARTIAL: &str = "partial: the time limit ran out, so the counts are lower bounds and the \
+                       probabilities are not exact";
+
+fn probs(
+    input: &Input,
+    out: &Output,
+    svg: Option<&PathBuf>,
+    color: ColorChoice,
+    limit: &TimeLimit,
+) -> Result<bool> {
+    let maps = heat_maps(input, out, limit)?;
     if svg.is_some() && maps.len() != 1 {
         return Err(bad("--svg takes a single problem"));
     }
@@ -528,9 +572,13 @@ fn probs(input: &Input, out: &Output, svg: Option<&PathBuf>, color: ColorChoice)
                 "counts": rows(&|c| serde_json::json!(h.per_cell[c])),
                 "probabilities": rows(&|c| serde_json::json!(h.probability(c))),
                 "engine": h.engine,
+                "complete": h.complete,
             }));
         } else {
             println!("{}: {} layouts [{} engine]", label(p), h.layouts, h.engine);
+            if !h.complete {
+                println!("  {PARTIAL}");
+            }
             print!("{}", h.render_text(colour));
         }
     }
@@ -540,19 +588,21 @@ fn probs(input: &Input, out: &Output, svg: Option<&PathBuf>, color: ColorChoice)
     Ok(ok)
 }
 
-fn best(input: &Input, out: &Output) -> Result<bool> {
+fn best(input: &Input, out: &Output, limit: &TimeLimit) -> Result<bool> {
     let mut ok = true;
     let mut results = Vec::new();
-    for (p, h) in heat_maps(input, out)? {
+    for (p, h) in heat_maps(input, out, limit)? {
         let Some(h) = h else {
             ok = false;
             results.push(no_layout(&p, out.json));
             continue;
         };
         let (cells, prob) = h.best();
+        // A cut-short search counts some regions and not others: its maximum means nothing.
+        ok &= h.complete;
         let names: Vec<String> = cells.iter().map(|&c| cell_name(&p, c)).collect();
         if out.json {
-            let cells: Vec<serde_json::Value> = cells
+            let cells: Vec<serde_json::Value> = if h.complete { cells } else { Vec::new() }
                 .iter()
                 .map(|&c| {
                     let (row, col) = p.dims().row_col(c);
@@ -560,9 +610,11 @@ fn best(input: &Input, out: &Output) -> Result<bool> {
                 })
                 .collect();
             results.push(serde_json::json!({
-                "name": p.spec().meta.name, "layouts": h.layouts, "probability": prob,
-                "cells": cells, "engine": h.engine,
+                "name": p.spec().meta.name, "layouts": h.layouts, "probability": h.complete.then_some(prob),
+                "cells": cells, "engine": h.engine, "complete": h.complete,
             }));
+        } else if !h.complete {
+            println!("{}: no exact answer: {PARTIAL}", label(&p));
         } else if names.is_empty() {
             println!("{}: no open cell can hold a ship", label(&p));
         } else {
@@ -624,8 +676,9 @@ fn run(cli: Cli) -> Result<bool> {
             out,
             svg,
             color,
-        } => probs(&input, &out, svg.as_ref(), color),
-        Command::Best { input, out } => best(&input, &out),
+            limit,
+        } => probs(&input, &out, svg.as_ref(), color, &limit),
+        Command::Best { input, out, limit } => best(&input, &out, &limit),
         Command::Convert { input, to } => convert(&input, to),
     }
 }

@@ -335,3 +335,31 @@ fn conflicting_shots_are_named() {
         stderr(&o)
     );
 }
+
+#[test]
+fn heat_maps_honour_a_time_limit_and_say_they_are_partial() {
+    let board = [
+        "--size",
+        "20x20",
+        "--fleet",
+        "5 4 3 3 2 2 1 1",
+        "--time-limit",
+        "0.2",
+    ];
+    let o = run(&[&["probs"], &board[..]].concat(), None);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("partial: the time limit ran out"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&[&["best", "--json"], &board[..]].concat(), None);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "no exact best cell is an unanswered question"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["complete"], false);
+    assert!(v["probability"].is_null() && v["cells"].as_array().unwrap().is_empty());
+}
