@@ -28,13 +28,15 @@ pub mod layout;
 pub mod observe;
 pub mod problem;
 pub mod rules;
+pub mod sample;
 pub mod shape;
+pub mod stats;
 pub mod validate;
 
 pub use clue::Clue;
 pub use engine::{
-    CountError, CountOptions, CountResult, DpEngine, DpUnsupported, Engine, Enumerator, SatEngine,
-    Solutions, Stop,
+    CountError, CountOptions, CountResult, DescentSampler, DpEngine, DpSampler, DpUnsupported,
+    Engine, Enumerator, SatEngine, Solutions, Stop,
 };
 pub use fleet::{Fleet, ShipType};
 pub use geom::Dims;

@@ -13,10 +13,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use broadside::format::{self, json::JsonProblem};
 use broadside::heat::HeatMap;
+use broadside::sample::{Sampler, SamplerKind};
+use broadside::stats;
 use broadside::{
     CountOptions, CountResult, Dims, Engine, Fleet, Layout, Problem, ProblemSpec, Rules, SatEngine,
     Stop, validate,
 };
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 
 #[derive(Parser)]
 #[command(
@@ -85,6 +89,48 @@ enum Command {
         out: Output,
         #[command(flatten)]
         limit: TimeLimit,
+    },
+    /// Draw random layouts consistent with a problem.
+    Sample {
+        #[command(flatten)]
+        input: Input,
+        /// How many layouts.
+        #[arg(short = 'n', long, default_value = "10")]
+        n: u64,
+        /// The seed of the random draws: the same seed gives the same layouts.
+        #[arg(long, default_value = "0")]
+        seed: u64,
+        /// uniform (exact), rejection (exact, by rejection), sequential or weighted (biased).
+        #[arg(long, default_value = "uniform")]
+        sampler: SamplerKind,
+        /// Print the estimated heat map (with 95% intervals in JSON) instead of the layouts.
+        #[arg(long)]
+        probs: bool,
+        /// JSON output (one layout per line, or the estimates with --probs).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure a sampler (or a file of samples) against the exact answer: exit 0 when it
+    /// passes, 1 when it fails.
+    Validate {
+        #[command(flatten)]
+        input: Input,
+        /// The sampler to measure: uniform, rejection, sequential or weighted.
+        #[arg(long, default_value = "uniform")]
+        sampler: SamplerKind,
+        /// How many samples to draw.
+        #[arg(short = 'n', long, default_value = "100000")]
+        n: u64,
+        /// The seed of the random draws.
+        #[arg(long, default_value = "0")]
+        seed: u64,
+        /// Read the samples from this file instead (JSON lines {"layout": [rows]} as
+        /// `sample --json` writes, or grids of rows separated by blank lines).
+        #[arg(long, value_name = "FILE")]
+        samples: Option<PathBuf>,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
     },
     /// Convert a problem to broadside's text or JSON format.
     Convert {
@@ -634,6 +680,287 @@ fn best(input: &Input, out: &Output, limit: &TimeLimit) -> Result<bool> {
     Ok(ok)
 }
 
+fn single(input: &Input) -> Result<Problem> {
+    let specs = input.problems()?;
+    if specs.len() != 1 {
+        return Err(bad("this command takes a single problem"));
+    }
+    build(specs.into_iter().next().expect("one problem"))
+}
+
+/// A map of per-cell counts over `n` samples, drawn like an exact one.
+fn estimated_map(p: &Problem, counts: &[u64], n: u64) -> HeatMap {
+    let spec = p.spec();
+    HeatMap {
+        width: p.dims().width,
+        layouts: n as u128,
+        per_cell: counts.iter().map(|&c| c as u128).collect(),
+        open: (0..p.dims().cells())
+            .map(|c| spec.clue(c).is_none())
+            .collect(),
+        marks: (0..p.dims().cells())
+            .map(|c| spec.clue(c).map(broadside::Clue::symbol))
+            .collect(),
+        engine: "sample",
+        complete: true,
+    }
+}
+
+/// The Wilson 95% interval of a proportion `k / n`.
+fn wilson(k: u64, n: u64) -> (f64, f64) {
+    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+fn sample(
+    input: &Input,
+    n: u64,
+    seed: u64,
+    kind: SamplerKind,
+    probs: bool,
+    json: bool,
+) -> Result<bool> {
+    let p = single(input)?;
+    if !p.conflicts().is_empty() {
+        no_layout(&p, json);
+        return Ok(false);
+    }
+    let mut sampler = Sampler::new(&p, kind).map_err(|e| anyhow!("{}: {e}", label(&p)))?;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let d = p.dims();
+    let mut counts = vec![0u64; d.cells()];
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let start = Instant::now();
+    let mut drawn = 0;
+    for _ in 0..n {
+        let Some(layout) = sampler.sample(&mut rng) else {
+            break;
+        };
+        drawn += 1;
+        if probs {
+            for c in layout.cells() {
+                counts[c] += 1;
+            }
+        } else if json {
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({"layout": layout.to_rows(d, p.fleet())})
+            )?;
+        } else {
+            for row in layout.to_rows(d, p.fleet()) {
+                writeln!(out, "{row}")?;
+            }
+            writeln!(out)?;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    if drawn == 0 {
+        drop(out);
+        no_layout(&p, json);
+        return Ok(false);
+    }
+    if probs {
+        if json {
+            let rows = |f: &dyn Fn(usize) -> serde_json::Value| {
+                (0..d.height)
+                    .map(|r| (0..d.width).map(|c| f(d.index(r, c))).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+            };
+            let v = serde_json::json!({
+                "name": p.spec().meta.name, "samples": drawn, "sampler": format!("{kind:?}").to_lowercase(),
+                "seed": seed, "acceptance": sampler.acceptance(),
+                "estimates": rows(&|c| serde_json::json!(counts[c] as f64 / drawn as f64)),
+                "intervals95": rows(&|c| { let (lo, hi) = wilson(counts[c], drawn); serde_json::json!([lo, hi]) }),
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        } else {
+            writeln!(
+                out,
+                "{}: {drawn} samples ({kind:?} sampler by {}, seed {seed}, {:.0} layouts/s){}",
+                label(&p),
+                sampler.method(),
+                drawn as f64 / secs,
+                sampler
+                    .acceptance()
+                    .map_or(String::new(), |a| format!(", acceptance {a:.4}"))
+            )?;
+            write!(
+                out,
+                "{}",
+                estimated_map(&p, &counts, drawn).render_text(false)
+            )?;
+        }
+    } else if let Some(a) = sampler.acceptance() {
+        eprintln!("acceptance {a:.4}");
+    }
+    if drawn < n {
+        eprintln!(
+            "{}: the sampler gave up after {drawn} of {n} layouts ({} rejected draws in a row)",
+            label(&p),
+            broadside::sample::MAX_ATTEMPTS
+        );
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Reads layouts written by `sample` (JSON lines or blank-line-separated grids).
+fn read_samples(path: &PathBuf, p: &Problem) -> Result<Vec<Layout>> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{name}: {e}")))?;
+    let d = p.dims();
+    let mut out = Vec::new();
+    let mut block: Vec<String> = Vec::new();
+    let mut block_line = 0;
+    let flush = |block: &mut Vec<String>, line: usize, out: &mut Vec<Layout>| -> Result<()> {
+        if !block.is_empty() {
+            let l = Layout::from_rows(block, d, p.fleet())
+                .map_err(|e| bad(format!("{name}: line {line}, column 1: {e}")))?;
+            out.push(l);
+            block.clear();
+        }
+        Ok(())
+    };
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('{') {
+            #[derive(serde::Deserialize)]
+            struct Rec {
+                layout: Vec<String>,
+            }
+            let r: Rec = serde_json::from_str(t).map_err(|e| {
+                bad(format!(
+                    "{name}: line {}, column {}: {e}",
+                    i + 1,
+                    e.column()
+                ))
+            })?;
+            let l = Layout::from_rows(&r.layout, d, p.fleet())
+                .map_err(|e| bad(format!("{name}: line {}, column 1: {e}", i + 1)))?;
+            out.push(l);
+        } else if t.is_empty() {
+            flush(&mut block, block_line, &mut out)?;
+        } else {
+            if block.is_empty() {
+                block_line = i + 1;
+            }
+            block.push(t.to_string());
+        }
+    }
+    flush(&mut block, block_line, &mut out)?;
+    Ok(out)
+}
+
+fn validate_sampler(
+    input: &Input,
+    kind: SamplerKind,
+    n: u64,
+    seed: u64,
+    samples: Option<&PathBuf>,
+    json: bool,
+) -> Result<bool> {
+    let p = single(input)?;
+    if !p.conflicts().is_empty() {
+        no_layout(&p, json);
+        return Ok(false);
+    }
+    let exact = HeatMap::compute(&p, Engine::Auto).map_err(|e| anyhow!("{}: {e}", label(&p)))?;
+    if exact.layouts == 0 {
+        no_layout(&p, json);
+        return Ok(false);
+    }
+    let index = (exact.layouts <= stats::MAX_LAYOUTS_FOR_FIT as u128)
+        .then(|| stats::LayoutIndex::new(broadside::Enumerator::new(&p).solutions()));
+    let mut counts = vec![0u64; p.dims().cells()];
+    let mut freqs = vec![0u64; index.as_ref().map_or(0, |i| i.len())];
+    let mut invalid = 0u64;
+    let mut drawn = 0u64;
+    let mut tally = |l: &Layout| {
+        drawn += 1;
+        let ok = match &index {
+            Some(ix) => ix.get(l).map(|i| freqs[i] += 1).is_some(),
+            None => validate::check(p.spec(), l).is_ok(),
+        };
+        if ok {
+            for c in l.cells() {
+                counts[c] += 1;
+            }
+        } else {
+            invalid += 1;
+        }
+    };
+    let source = match samples {
+        Some(path) => {
+            for l in read_samples(path, &p)? {
+                tally(&l);
+            }
+            format!("samples from {}", path.display())
+        }
+        None => {
+            let mut sampler = Sampler::new(&p, kind).map_err(|e| anyhow!("{}: {e}", label(&p)))?;
+            let mut rng = StdRng::seed_from_u64(seed);
+            for _ in 0..n {
+                match sampler.sample(&mut rng) {
+                    Some(l) => tally(&l),
+                    None => break,
+                }
+            }
+            format!("{kind:?} sampler, seed {seed}").to_lowercase()
+        }
+    };
+    if drawn == 0 {
+        return Err(bad("no samples to validate"));
+    }
+    let cells = stats::per_cell(&exact, &counts, drawn);
+    let fit = index
+        .as_ref()
+        .filter(|ix| drawn >= 5 * ix.len() as u64)
+        .map(|_| stats::chi_square(&freqs));
+    let v = stats::verdict(&cells, fit.as_ref(), invalid);
+    if json {
+        print_json(vec![serde_json::json!({
+            "name": p.spec().meta.name, "source": source, "samples": drawn, "layouts": exact.layouts,
+            "pass": v.pass, "invalid": invalid,
+            "cells": {"max_error": cells.max_error, "mean_error": cells.mean_error, "outside_99": cells.outside, "tested": cells.cells, "allowed": cells.allowed},
+            "fit": fit.as_ref().map(|f| serde_json::json!({"chi2": f.chi2, "df": f.df, "p_value": f.p_value, "tv": f.tv})),
+        })]);
+    } else {
+        println!(
+            "{}: {} layouts; {drawn} samples ({source})",
+            label(&p),
+            exact.layouts
+        );
+        for line in &v.lines {
+            println!("  {line}");
+        }
+        if fit.is_none() {
+            match &index {
+                Some(ix) => println!(
+                    "  (layout test skipped: it needs at least {} samples, 5 per layout)",
+                    5 * ix.len()
+                ),
+                None => println!(
+                    "  (layout test skipped: more than {} layouts)",
+                    stats::MAX_LAYOUTS_FOR_FIT
+                ),
+            }
+        }
+        println!(
+            "verdict: {}",
+            if v.pass {
+                "PASS (consistent with uniform sampling)"
+            } else {
+                "FAIL (not uniform)"
+            }
+        );
+    }
+    Ok(v.pass)
+}
+
 fn convert(input: &Input, to: To) -> Result<bool> {
     let specs = input.problems()?;
     for (i, spec) in specs.iter().enumerate() {
@@ -679,6 +1006,22 @@ fn run(cli: Cli) -> Result<bool> {
             limit,
         } => probs(&input, &out, svg.as_ref(), color, &limit),
         Command::Best { input, out, limit } => best(&input, &out, &limit),
+        Command::Sample {
+            input,
+            n,
+            seed,
+            sampler,
+            probs,
+            json,
+        } => sample(&input, n, seed, sampler, probs, json),
+        Command::Validate {
+            input,
+            sampler,
+            n,
+            seed,
+            samples,
+            json,
+        } => validate_sampler(&input, sampler, n, seed, samples.as_ref(), json),
         Command::Convert { input, to } => convert(&input, to),
     }
 }

@@ -17,6 +17,7 @@
 //! boards up to about 20 columns for the classic fleets. [`DpEngine::supports`] says why not.
 
 use crate::clue::Clue;
+use crate::layout::{Layout, Ship};
 use crate::problem::Problem;
 use crate::rules::Rules;
 
@@ -161,6 +162,69 @@ impl Batch {
     }
 }
 
+/// Exact uniform sampling of layouts through the DP's tables: from the first cell on, each
+/// transition is taken with probability proportional to the completions of the state it
+/// reaches, so every layout is drawn with probability exactly 1 / (number of layouts).
+pub struct DpSampler<'p> {
+    dp: DpEngine<'p>,
+    tables: Vec<Table>,
+    total: u128,
+}
+
+impl DpSampler<'_> {
+    /// The number of layouts sampled from.
+    pub fn count(&self) -> u128 {
+        self.total
+    }
+
+    /// One layout drawn uniformly at random; `None` when there is none.
+    pub fn sample<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Layout> {
+        use rand::RngExt;
+        if self.total == 0 {
+            return None;
+        }
+        let d = self.dp.problem.dims();
+        let mut key: Key = 0;
+        let mut ships = Vec::new();
+        let mut options: Vec<(Key, Move, u64)> = Vec::with_capacity(8);
+        for cell in 0..d.cells() {
+            options.clear();
+            let next = &self.tables[cell + 1];
+            self.dp.step(key, cell, |k, mv| {
+                if let Some(b) = next.get(k) {
+                    options.push((k, mv, b));
+                }
+            });
+            let sum: u64 = options.iter().map(|o| o.2).sum();
+            let mut r = rng.random_range(0..sum);
+            let &(k, mv, _) = options
+                .iter()
+                .find(|o| {
+                    if r < o.2 {
+                        true
+                    } else {
+                        r -= o.2;
+                        false
+                    }
+                })
+                .expect("r is below the sum");
+            if let Move::Start(ty, dir) = mv {
+                let len = self.dp.lens[ty];
+                let step = match dir {
+                    Dir::Single | Dir::Across => 1,
+                    Dir::Down => d.width,
+                };
+                ships.push(Ship {
+                    ty,
+                    cells: (0..len).map(|i| cell + i * step).collect(),
+                });
+            }
+            key = k;
+        }
+        Some(Layout { ships })
+    }
+}
+
 /// Why the DP cannot take a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -222,6 +286,28 @@ impl Packing {
     fn used(&self, key: Key, t: usize) -> usize {
         ((key >> self.used_shift[t]) & ((1 << self.used_bits[t]) - 1)) as usize
     }
+}
+
+/// What a transition does at its cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Move {
+    /// The cell is water.
+    Water,
+    /// A ship already started covers the cell.
+    Continue,
+    /// A ship of this type starts at the cell.
+    Start(usize, Dir),
+}
+
+/// The direction a ship starting at a cell runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dir {
+    /// A one-cell ship.
+    Single,
+    /// To the right.
+    Across,
+    /// Downwards.
+    Down,
 }
 
 /// Labels: 0 free, 1 occupied and finished, then `k + 1` for "continues, `k >= 1` cells left".
@@ -345,7 +431,7 @@ impl<'p> DpEngine<'p> {
 
     /// Calls `f(next_key, ship_here)` for every transition out of `key` at `cell`.
     #[inline]
-    fn step(&self, key: Key, cell: usize, mut f: impl FnMut(Key, bool)) {
+    fn step(&self, key: Key, cell: usize, mut f: impl FnMut(Key, Move)) {
         let pk = &self.pack;
         let w = pk.width;
         let (r, c) = (cell / w, cell % w);
@@ -373,19 +459,19 @@ impl<'p> DpEngine<'p> {
                 }
                 let k = up - 1;
                 let label = if k > 1 { k } else { self.done() };
-                f(finish(key, FREE, label), true);
+                f(finish(key, FREE, label), Move::Continue);
             } else {
                 if self.no_touch && r > 0 && (self.occupied(up) || ur || ul) {
                     return;
                 }
                 let k = horiz - 1;
                 let h = if k > 1 { k } else { FREE };
-                f(finish(key, h, self.done()), true);
+                f(finish(key, h, self.done()), Move::Continue);
             }
             return;
         }
         if !self.ship[cell] {
-            f(finish(key, FREE, FREE), false);
+            f(finish(key, FREE, FREE), Move::Water);
         }
         if self.water[cell] || (self.no_touch && (left_occ || ul || ur || self.occupied(up))) {
             return;
@@ -399,19 +485,39 @@ impl<'p> DpEngine<'p> {
             let l = self.lens[t];
             if l == 1 {
                 if self.start_one[t][cell] {
-                    f(finish(k, FREE, self.done()), true);
+                    f(finish(k, FREE, self.done()), Move::Start(t, Dir::Single));
                 }
                 continue;
             }
             // A ship of length l starting here: l - 1 cells left after this one.
             let cont = l as u32;
             if self.start_h[t][cell] {
-                f(finish(k, cont, self.done()), true);
+                f(finish(k, cont, self.done()), Move::Start(t, Dir::Across));
             }
             if self.start_v[t][cell] {
-                f(finish(k, FREE, cont), true);
+                f(finish(k, FREE, cont), Move::Start(t, Dir::Down));
             }
         }
+    }
+
+    /// Prepares exact uniform sampling: the forward and backward passes, keeping every
+    /// layer's completions. Memory grows with the states (about 32 bytes each; the empty
+    /// 10x10 board has some 2.5e7).
+    pub fn sampler(self) -> Result<DpSampler<'p>, CountError> {
+        let opts = CountOptions {
+            per_cell: true,
+            ..CountOptions::default()
+        };
+        // Without a time limit the forward pass cannot stop early.
+        let (layers, total) = self
+            .forward(&opts, true)
+            .map_err(|e| e.unwrap_or(CountError::Overflow))?;
+        let (_, tables) = self.marginals(&layers, &opts, true)?;
+        Ok(DpSampler {
+            dp: self,
+            tables,
+            total,
+        })
     }
 
     fn is_final(&self, key: Key) -> bool {
@@ -421,16 +527,9 @@ impl<'p> DpEngine<'p> {
     /// Counts layouts, and per-cell counts when `opts.per_cell`. Limits are ignored: the DP
     /// takes time polynomial in the number of states, not in the count.
     pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
-        let cells = self.problem.dims().cells();
-        // Only per-cell counts need the layers kept for the backward pass.
-        let keep = opts.per_cell;
-        let mut layers: Vec<Vec<(Key, u64)>> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
-        let mut current: Vec<(Key, u64)> = vec![(0, 1)];
-        let mut next = Table::with_capacity(1 << 10);
-        let mut batch = Batch::new();
-        let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
-        for cell in 0..cells {
-            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        let (layers, total) = match self.forward(opts, opts.per_cell) {
+            Ok(x) => x,
+            Err(None) => {
                 // A partial DP has no meaningful count: say so rather than guess.
                 return Ok(CountResult {
                     count: 0,
@@ -440,13 +539,48 @@ impl<'p> DpEngine<'p> {
                     engine: "dp",
                 });
             }
+            Err(Some(e)) => return Err(e),
+        };
+        let per_cell = if opts.per_cell {
+            Some(self.marginals(&layers, opts, false)?.0)
+        } else {
+            None
+        };
+        Ok(CountResult {
+            count: total,
+            complete: true,
+            stopped: None,
+            per_cell,
+            engine: "dp",
+        })
+    }
+
+    /// The forward pass: the states after each cell with their counts (all layers when
+    /// `keep`, else only the last), and the total. `Err(None)` when the time limit ran out.
+    #[allow(clippy::type_complexity)]
+    fn forward(
+        &self,
+        opts: &CountOptions,
+        keep: bool,
+    ) -> Result<(Vec<Vec<(Key, u64)>>, u128), Option<CountError>> {
+        let cells = self.problem.dims().cells();
+        // Only per-cell counts need the layers kept for the backward pass.
+        let mut layers: Vec<Vec<(Key, u64)>> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
+        let mut current: Vec<(Key, u64)> = vec![(0, 1)];
+        let mut next = Table::with_capacity(1 << 10);
+        let mut batch = Batch::new();
+        let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
+        for cell in 0..cells {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return Err(None);
+            }
             next.clear();
             for &(key, n) in &current {
                 self.step(key, cell, |k, _| batch.push(&mut next, k, n));
             }
             batch.flush(&mut next);
             if !batch.ok {
-                return Err(CountError::Overflow);
+                return Err(Some(CountError::Overflow));
             }
             if let Some(p) = &opts.progress {
                 p(cell as u64 + 1, 2 * cells as u64);
@@ -462,30 +596,21 @@ impl<'p> DpEngine<'p> {
             .filter(|(k, _)| self.is_final(*k))
             .map(|&(_, n)| n as u128)
             .sum();
-        if keep {
-            layers.push(current);
-        }
-        let per_cell = if opts.per_cell {
-            Some(self.marginals(&layers, opts)?)
-        } else {
-            None
-        };
-        Ok(CountResult {
-            count: total,
-            complete: true,
-            stopped: None,
-            per_cell,
-            engine: "dp",
-        })
+        layers.push(current);
+        Ok((layers, total))
     }
 
     /// The backward pass: completions per state, and per cell the layouts with a ship there.
     /// Lookups go in chunks whose slots are prefetched first, like the forward inserts.
+    ///
+    /// With `keep`, also returns each layer's table of completions (index `i`: the states
+    /// before cell `i`), which is what uniform sampling walks.
     fn marginals(
         &self,
         layers: &[Vec<(Key, u64)>],
         opts: &CountOptions,
-    ) -> Result<Vec<u128>, CountError> {
+        keep: bool,
+    ) -> Result<(Vec<u128>, Vec<Table>), CountError> {
         const CHUNK: usize = 16;
         let cells = layers.len() - 1;
         let mut per_cell = vec![0u128; cells];
@@ -496,6 +621,7 @@ impl<'p> DpEngine<'p> {
             }
         }
         let mut here = Table::with_capacity(1 << 10);
+        let mut kept = Vec::new();
         let mut batch = Batch::new();
         // (index in chunk, successor, ship on the cell)
         let mut succ: Vec<(usize, Key, bool)> = Vec::with_capacity(CHUNK * 8);
@@ -506,7 +632,8 @@ impl<'p> DpEngine<'p> {
             for chunk in layers[cell].chunks(CHUNK) {
                 succ.clear();
                 for (i, &(key, _)) in chunk.iter().enumerate() {
-                    self.step(key, cell, |k, ship| {
+                    self.step(key, cell, |k, mv| {
+                        let ship = mv != Move::Water;
                         back.prefetch(k);
                         succ.push((i, k, ship));
                     });
@@ -535,11 +662,22 @@ impl<'p> DpEngine<'p> {
                 return Err(CountError::Overflow);
             }
             per_cell[cell] = ships;
-            std::mem::swap(&mut back, &mut here);
+            let filled = std::mem::replace(&mut here, Table::with_capacity(0));
+            let done = std::mem::replace(&mut back, filled);
+            if keep {
+                kept.push(done);
+                here = Table::with_capacity(1 << 10);
+            } else {
+                here = done;
+            }
             if let Some(p) = &opts.progress {
                 p((2 * cells - cell) as u64, 2 * cells as u64);
             }
         }
-        Ok(per_cell)
+        if keep {
+            kept.push(back);
+            kept.reverse();
+        }
+        Ok((per_cell, kept))
     }
 }

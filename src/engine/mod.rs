@@ -12,8 +12,8 @@ mod dp;
 mod enumerate;
 mod sat;
 
-pub use dp::{DpEngine, DpUnsupported};
-pub use enumerate::{Enumerator, Solutions};
+pub use dp::{DpEngine, DpSampler, DpUnsupported};
+pub use enumerate::{DescentSampler, Enumerator, Solutions};
 pub use sat::{Encoding, SatEngine};
 
 use std::time::Duration;

@@ -1,0 +1,331 @@
+//! Random layouts consistent with a problem: exact-uniform samplers and the biased ones
+//! people use, so that [`crate::stats`] can measure them against the exact answer.
+//!
+//! - [`SamplerKind::Uniform`]: exact. It counts the layouts first; that count gives the
+//!   acceptance rate of rejection sampling in closed form (layouts times the ways to label
+//!   identical ships, over the product of the ships' placement counts), and when that rate is
+//!   at least [`REJECTION_MIN_ACCEPTANCE`] it samples by rejection (exact, and the fastest on
+//!   open boards). Otherwise it walks the DP's tables where the DP applies
+//!   ([`crate::DpSampler`]), else descends the enumerator's tree guided by exact counts
+//!   ([`crate::DescentSampler`]).
+//! - [`SamplerKind::Rejection`]: draws every ship independently and uniformly among its own
+//!   allowed placements and rejects the whole layout on any conflict. Exactly uniform
+//!   (identical ships are drawn as labelled ones, and each layout has the same number of
+//!   labellings); fast on open boards, slow where the constraints are tight. Reports its
+//!   acceptance rate.
+//! - [`SamplerKind::Sequential`]: the common naive method: each ship in turn uniform among
+//!   the placements that still fit, starting again when one does not fit or the finished
+//!   layout breaks a constraint. Biased.
+//! - [`SamplerKind::Weighted`]: Naslausky and Figueiredo's: each ship in turn drawn with
+//!   weight `1 + 5D + 4S` (`D` hits it covers, `S` sonar rings it meets), keeping consistent
+//!   layouts. Biased.
+//!
+//! Every sampler takes the caller's RNG, so a seed fixes the draws.
+
+use rand::{Rng, RngExt};
+
+use crate::engine::{CountError, DescentSampler, DpEngine, DpSampler};
+use crate::layout::{Layout, Ship};
+use crate::problem::Problem;
+use crate::rules::Rules;
+
+/// The probability that independent uniform draws of every ship (from its allowed
+/// placements) form one of the `layouts` consistent layouts: each layout is drawn as any of
+/// its `prod n!` labellings, out of `prod |placements|^n` equally likely draws.
+pub fn predicted_acceptance(problem: &Problem, layouts: u128) -> f64 {
+    let mut p = layouts as f64;
+    for (ty, t) in problem.fleet().types().iter().enumerate() {
+        let k = problem.placements(ty).len() as f64;
+        for i in 1..=t.count {
+            p *= i as f64 / k;
+        }
+    }
+    p.min(1.0)
+}
+
+/// The samplers broadside has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SamplerKind {
+    /// Exactly uniform, through exact counts.
+    Uniform,
+    /// Exactly uniform, by rejection of independent draws.
+    Rejection,
+    /// One ship at a time, uniform among what still fits (biased).
+    Sequential,
+    /// One ship at a time, weighted `1 + 5D + 4S` (biased).
+    Weighted,
+}
+
+impl std::str::FromStr for SamplerKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "uniform" => Ok(SamplerKind::Uniform),
+            "rejection" => Ok(SamplerKind::Rejection),
+            "sequential" => Ok(SamplerKind::Sequential),
+            "weighted" => Ok(SamplerKind::Weighted),
+            _ => Err(format!(
+                "unknown sampler {s:?}: expected uniform, rejection, sequential or weighted"
+            )),
+        }
+    }
+}
+
+/// How the exact-uniform sampler draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UniformMethod {
+    /// Rejection of independent draws (any problem; fast when the acceptance is high).
+    Rejection,
+    /// A walk through the DP's tables (where the DP applies).
+    Dp,
+    /// Count-guided descent in the enumerator (any problem).
+    Descent,
+}
+
+/// The predicted acceptance rate above which the uniform sampler samples by rejection: one
+/// rejection attempt costs about a hundredth of a DP walk.
+pub const REJECTION_MIN_ACCEPTANCE: f64 = 0.02;
+
+/// How many attempts a rejection-style sampler makes for one layout before giving up.
+pub const MAX_ATTEMPTS: u64 = 10_000_000;
+
+enum Inner<'p> {
+    Dp(Box<DpSampler<'p>>),
+    Descent(DescentSampler),
+    Draws,
+}
+
+/// A sampler for one problem; see the module documentation.
+pub struct Sampler<'p> {
+    problem: &'p Problem,
+    kind: SamplerKind,
+    inner: Inner<'p>,
+    /// Layouts drawn before rejection (rejection-style samplers), and those accepted.
+    attempts: u64,
+    accepted: u64,
+}
+
+impl<'p> Sampler<'p> {
+    /// Prepares a sampler. For the uniform sampler this computes the exact tables (the DP's
+    /// forward and backward passes) where the DP applies.
+    pub fn new(problem: &'p Problem, kind: SamplerKind) -> Result<Sampler<'p>, CountError> {
+        let inner = match kind {
+            SamplerKind::Uniform => {
+                let layouts = crate::Engine::Auto
+                    .count(problem, &crate::CountOptions::default())?
+                    .count;
+                if predicted_acceptance(problem, layouts) >= REJECTION_MIN_ACCEPTANCE {
+                    Inner::Draws
+                } else {
+                    match DpEngine::new(problem) {
+                        Ok(dp) => Inner::Dp(Box::new(dp.sampler()?)),
+                        Err(_) => Inner::Descent(DescentSampler::new(problem)),
+                    }
+                }
+            }
+            _ => Inner::Draws,
+        };
+        Ok(Sampler {
+            problem,
+            kind,
+            inner,
+            attempts: 0,
+            accepted: 0,
+        })
+    }
+
+    /// The exact-uniform sampler drawing by a chosen method; `None` when the DP is asked
+    /// for and does not apply.
+    pub fn uniform_by(
+        problem: &'p Problem,
+        method: UniformMethod,
+    ) -> Result<Option<Sampler<'p>>, CountError> {
+        let inner = match method {
+            UniformMethod::Rejection => Inner::Draws,
+            UniformMethod::Descent => Inner::Descent(DescentSampler::new(problem)),
+            UniformMethod::Dp => match DpEngine::new(problem) {
+                Ok(dp) => Inner::Dp(Box::new(dp.sampler()?)),
+                Err(_) => return Ok(None),
+            },
+        };
+        Ok(Some(Sampler {
+            problem,
+            kind: SamplerKind::Uniform,
+            inner,
+            attempts: 0,
+            accepted: 0,
+        }))
+    }
+
+    /// Which sampler this is.
+    pub fn kind(&self) -> SamplerKind {
+        self.kind
+    }
+
+    /// For the rejection-style samplers, the share of drawn layouts kept so far.
+    pub fn acceptance(&self) -> Option<f64> {
+        (self.attempts > 0).then(|| self.accepted as f64 / self.attempts as f64)
+    }
+
+    /// One layout, or `None` when there is none (or, for the rejection-style samplers, when
+    /// [`MAX_ATTEMPTS`] draws in a row were all rejected).
+    pub fn sample<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Layout> {
+        match &self.inner {
+            Inner::Dp(s) => s.sample(rng),
+            Inner::Descent(s) => s.sample(rng),
+            Inner::Draws => {
+                for _ in 0..MAX_ATTEMPTS {
+                    self.attempts += 1;
+                    let drawn = match self.kind {
+                        SamplerKind::Rejection | SamplerKind::Uniform => self.independent(rng),
+                        SamplerKind::Sequential => self.one_at_a_time(rng, false),
+                        _ => self.one_at_a_time(rng, true),
+                    };
+                    if let Some(layout) = drawn.filter(|l| self.consistent(l)) {
+                        self.accepted += 1;
+                        return Some(layout);
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// How the uniform sampler draws: `"rejection"`, `"dp"` or `"descent"`; for the other
+    /// samplers, their own method.
+    pub fn method(&self) -> &'static str {
+        match (&self.inner, self.kind) {
+            (Inner::Dp(_), _) => "dp",
+            (Inner::Descent(_), _) => "descent",
+            (Inner::Draws, SamplerKind::Uniform | SamplerKind::Rejection) => "rejection",
+            (Inner::Draws, SamplerKind::Sequential) => "sequential",
+            (Inner::Draws, SamplerKind::Weighted) => "weighted",
+        }
+    }
+
+    /// Every ship drawn independently among its type's allowed placements.
+    fn independent<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Layout> {
+        let mut ships = Vec::new();
+        for (ty, t) in self.problem.fleet().types().iter().enumerate() {
+            let ps = self.problem.placements(ty);
+            if ps.is_empty() {
+                return None;
+            }
+            for _ in 0..t.count {
+                let p = &ps[rng.random_range(0..ps.len())];
+                ships.push(Ship {
+                    ty,
+                    cells: p.cells.clone(),
+                });
+            }
+        }
+        Some(Layout { ships })
+    }
+
+    /// Ships in fleet order, each among the placements that still fit, uniformly or with
+    /// the weights `1 + 5D + 4S`.
+    fn one_at_a_time<R: Rng + ?Sized>(&self, rng: &mut R, weighted: bool) -> Option<Layout> {
+        let p = self.problem;
+        let cells = p.dims().cells();
+        let mut blocked = vec![false; cells];
+        let hits: Vec<bool> = (0..cells)
+            .map(|c| p.spec().clue(c).is_some_and(crate::Clue::is_ship))
+            .collect();
+        let mut ships = Vec::new();
+        let mut fits = Vec::new();
+        for (ty, t) in p.fleet().types().iter().enumerate() {
+            for _ in 0..t.count {
+                fits.clear();
+                let mut total = 0u64;
+                for (i, pl) in p.placements(ty).iter().enumerate() {
+                    if pl.cells.iter().any(|&c| blocked[c]) {
+                        continue;
+                    }
+                    let w = if weighted {
+                        let d = pl.cells.iter().filter(|&&c| hits[c]).count() as u64;
+                        let s = p
+                            .any_of()
+                            .iter()
+                            .filter(|ring| ring.iter().any(|c| pl.cells.contains(c)))
+                            .count() as u64;
+                        1 + 5 * d + 4 * s
+                    } else {
+                        1
+                    };
+                    total += w;
+                    fits.push((i, w));
+                }
+                if total == 0 {
+                    return None;
+                }
+                let mut r = rng.random_range(0..total);
+                let &(i, _) = fits
+                    .iter()
+                    .find(|&&(_, w)| {
+                        if r < w {
+                            true
+                        } else {
+                            r -= w;
+                            false
+                        }
+                    })
+                    .expect("r is below the total");
+                let pl = &p.placements(ty)[i];
+                for &c in &pl.cells {
+                    blocked[c] = true;
+                }
+                if p.rules() == Rules::NoTouch {
+                    for &c in &pl.halo {
+                        blocked[c] = true;
+                    }
+                }
+                ships.push(Ship {
+                    ty,
+                    cells: pl.cells.clone(),
+                });
+            }
+        }
+        Some(Layout { ships })
+    }
+
+    /// Whether a layout of allowed placements meets the rest: no overlap, no touching under
+    /// that rule, every ship clue covered, every count exact, every sonar ring met.
+    fn consistent(&self, layout: &Layout) -> bool {
+        let p = self.problem;
+        let d = p.dims();
+        let mut owner = vec![usize::MAX; d.cells()];
+        for (i, s) in layout.ships.iter().enumerate() {
+            for &c in &s.cells {
+                if owner[c] != usize::MAX {
+                    return false;
+                }
+                owner[c] = i;
+            }
+        }
+        if p.rules() == Rules::NoTouch {
+            for (i, s) in layout.ships.iter().enumerate() {
+                for &c in &s.cells {
+                    if d.neighbours8(c)
+                        .any(|n| owner[n] != usize::MAX && owner[n] != i)
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        let spec = p.spec();
+        let covered = |c: usize| owner[c] != usize::MAX;
+        (0..d.cells()).all(|c| !spec.clue(c).is_some_and(crate::Clue::is_ship) || covered(c))
+            && p.any_of()
+                .iter()
+                .all(|ring| ring.iter().any(|&c| covered(c)))
+            && (0..d.height).all(|r| {
+                spec.row_count(r)
+                    .is_none_or(|k| (0..d.width).filter(|&c| covered(d.index(r, c))).count() == k)
+            })
+            && (0..d.width).all(|c| {
+                spec.col_count(c)
+                    .is_none_or(|k| (0..d.height).filter(|&r| covered(d.index(r, c))).count() == k)
+            })
+    }
+}

@@ -1,0 +1,300 @@
+//! Measuring a sampler against the exact answer.
+//!
+//! Two tests, each able to fail:
+//! - **per cell** ([`CellReport`]): each cell's share of samples with a ship against its exact
+//!   probability: the largest and mean absolute error, and how many cells fall outside their
+//!   99% binomial interval `p ± 2.576 sqrt(p (1 - p) / n)`. About 1% may by chance; a cell of
+//!   probability 0 or 1 may never. The test fails when clearly more fall outside than chance
+//!   allows (more than `1% of cells + 3 sqrt(1% of cells) + 2`).
+//! - **layouts** ([`FitReport`], for states of at most [`MAX_LAYOUTS_FOR_FIT`] layouts): a
+//!   chi-square goodness-of-fit of the layouts' frequencies against uniform, with its
+//!   p-value, and the total variation distance between the two distributions. The test fails
+//!   when the p-value is below 0.01. It needs at least 5 expected samples per layout.
+//!
+//! [`Verdict`] combines them.
+
+use std::collections::HashMap;
+
+use crate::heat::HeatMap;
+use crate::layout::{Layout, Ship};
+
+/// The largest number of layouts for which [`chi_square`] is computed.
+pub const MAX_LAYOUTS_FOR_FIT: usize = 100_000;
+
+/// Per-cell frequencies against exact probabilities.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellReport {
+    /// Samples.
+    pub samples: u64,
+    /// The largest absolute difference between frequency and probability.
+    pub max_error: f64,
+    /// The mean absolute difference over the cells.
+    pub mean_error: f64,
+    /// Cells whose frequency is outside the 99% interval.
+    pub outside: usize,
+    /// Cells tested.
+    pub cells: usize,
+    /// Cells outside that chance alone allows.
+    pub allowed: usize,
+}
+
+impl CellReport {
+    /// Whether the cells pass.
+    pub fn passes(&self) -> bool {
+        self.outside <= self.allowed
+    }
+}
+
+/// Compares per-cell ship counts over `samples` draws with the exact map.
+pub fn per_cell(exact: &HeatMap, counts: &[u64], samples: u64) -> CellReport {
+    let n = samples.max(1) as f64;
+    let mut max_error: f64 = 0.0;
+    let mut sum = 0.0;
+    let mut outside = 0;
+    for (c, &k) in counts.iter().enumerate() {
+        let p = exact.probability(c);
+        let f = k as f64 / n;
+        let err = (f - p).abs();
+        max_error = max_error.max(err);
+        sum += err;
+        let half = 2.576 * (p * (1.0 - p) / n).sqrt();
+        // A tiny slack for floating point when p is 0 or 1.
+        if err > half + 1e-12 {
+            outside += 1;
+        }
+    }
+    let cells = counts.len();
+    let chance = 0.01 * cells as f64;
+    CellReport {
+        samples,
+        max_error,
+        mean_error: sum / cells.max(1) as f64,
+        outside,
+        cells,
+        allowed: (chance + 3.0 * chance.sqrt() + 2.0).floor() as usize,
+    }
+}
+
+/// A chi-square goodness-of-fit of layout frequencies against uniform.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitReport {
+    /// Layouts (categories).
+    pub layouts: usize,
+    /// Samples.
+    pub samples: u64,
+    /// The statistic.
+    pub chi2: f64,
+    /// Degrees of freedom (`layouts - 1`).
+    pub df: usize,
+    /// The probability of a statistic at least this large under uniform sampling.
+    pub p_value: f64,
+    /// Total variation distance between the sample frequencies and uniform.
+    pub tv: f64,
+}
+
+impl FitReport {
+    /// Whether the fit passes at level 0.01.
+    pub fn passes(&self) -> bool {
+        self.p_value >= 0.01
+    }
+}
+
+/// The chi-square test of `freqs` (samples per layout, zeros included) against uniform.
+pub fn chi_square(freqs: &[u64]) -> FitReport {
+    let layouts = freqs.len();
+    let samples: u64 = freqs.iter().sum();
+    let e = samples as f64 / layouts as f64;
+    let chi2: f64 = freqs.iter().map(|&o| (o as f64 - e).powi(2) / e).sum();
+    let tv = 0.5
+        * freqs
+            .iter()
+            .map(|&o| (o as f64 / samples as f64 - 1.0 / layouts as f64).abs())
+            .sum::<f64>();
+    let df = layouts.saturating_sub(1);
+    let p_value = if df == 0 {
+        1.0
+    } else {
+        gamma_q(df as f64 / 2.0, chi2 / 2.0)
+    };
+    FitReport {
+        layouts,
+        samples,
+        chi2,
+        df,
+        p_value,
+        tv,
+    }
+}
+
+/// Indexes every layout of a problem, to count samples per layout.
+pub struct LayoutIndex {
+    index: HashMap<Vec<Ship>, usize>,
+}
+
+impl LayoutIndex {
+    /// Indexes the given layouts.
+    pub fn new(all: impl IntoIterator<Item = Layout>) -> LayoutIndex {
+        let index = all
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| (l.canonical_ships(), i))
+            .collect();
+        LayoutIndex { index }
+    }
+
+    /// How many layouts.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The index of a layout, if it is one of them.
+    pub fn get(&self, l: &Layout) -> Option<usize> {
+        self.index.get(&l.canonical_ships()).copied()
+    }
+}
+
+/// The overall judgement of a sampler.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// Whether it passes every test that was run.
+    pub pass: bool,
+    /// One line per test, saying what was found.
+    pub lines: Vec<String>,
+}
+
+/// Combines the reports; `invalid` is the number of samples that were not consistent layouts
+/// (each one a failure by itself).
+pub fn verdict(cells: &CellReport, fit: Option<&FitReport>, invalid: u64) -> Verdict {
+    let mut lines = Vec::new();
+    let mut pass = true;
+    if invalid > 0 {
+        pass = false;
+        lines.push(format!(
+            "FAIL: {invalid} samples are not layouts consistent with the state"
+        ));
+    }
+    lines.push(format!(
+        "{}: per cell over {} samples, max error {:.5}, mean error {:.5}, {} of {} cells outside their 99% interval (chance allows {})",
+        if cells.passes() { "pass" } else { "FAIL" },
+        cells.samples,
+        cells.max_error,
+        cells.mean_error,
+        cells.outside,
+        cells.cells,
+        cells.allowed
+    ));
+    pass &= cells.passes();
+    if let Some(f) = fit {
+        lines.push(format!(
+            "{}: layouts, chi-square {:.1} on {} degrees of freedom, p-value {:.4}, total variation distance {:.4}",
+            if f.passes() { "pass" } else { "FAIL" },
+            f.chi2,
+            f.df,
+            f.p_value,
+            f.tv
+        ));
+        pass &= f.passes();
+    }
+    Verdict { pass, lines }
+}
+
+/// The natural log of the gamma function (Lanczos, g = 7), for x > 0.
+fn ln_gamma(x: f64) -> f64 {
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        return (std::f64::consts::PI / (std::f64::consts::PI * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = C[0];
+    let t = x + 7.5;
+    for (i, &c) in C.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// The regularised upper incomplete gamma function `Q(a, x)`: the chi-square p-value is
+/// `Q(df / 2, chi2 / 2)`. Series below `a + 1`, continued fraction above.
+pub fn gamma_q(a: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 1.0;
+    }
+    let ln_front = a * x.ln() - x - ln_gamma(a);
+    if x < a + 1.0 {
+        let (mut sum, mut term, mut ap) = (1.0 / a, 1.0 / a, a);
+        for _ in 0..1_000_000 {
+            ap += 1.0;
+            term *= x / ap;
+            sum += term;
+            if term.abs() < sum.abs() * 1e-15 {
+                break;
+            }
+        }
+        (1.0 - sum * ln_front.exp()).clamp(0.0, 1.0)
+    } else {
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / tiny;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        for i in 1..1_000_000 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < tiny {
+                d = tiny;
+            }
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            d = 1.0 / d;
+            let delta = d * c;
+            h *= delta;
+            if (delta - 1.0).abs() < 1e-15 {
+                break;
+            }
+        }
+        (ln_front.exp() * h).clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chi_square_p_values_match_tables() {
+        // Known quantiles: chi2(1) 3.841 -> 0.05; chi2(10) 23.209 -> 0.01; chi2(100) 124.342 -> 0.05.
+        assert!((gamma_q(0.5, 3.841 / 2.0) - 0.05).abs() < 1e-3);
+        assert!((gamma_q(5.0, 23.209 / 2.0) - 0.01).abs() < 1e-4);
+        assert!((gamma_q(50.0, 124.342 / 2.0) - 0.05).abs() < 1e-3);
+        // Large df: the statistic at its mean has p near 0.5.
+        let q = gamma_q(50_000.0, 50_000.0);
+        assert!((q - 0.5).abs() < 0.01, "{q}");
+        assert!((ln_gamma(5.0) - 24f64.ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn uniform_frequencies_fit_and_skewed_ones_do_not() {
+        let fair = chi_square(&[100, 98, 103, 99]);
+        assert!(fair.passes() && fair.tv < 0.02);
+        let skewed = chi_square(&[150, 50, 100, 100]);
+        assert!(!skewed.passes());
+    }
+}
