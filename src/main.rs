@@ -909,7 +909,7 @@ fn validate_sampler(
                     None => break,
                 }
             }
-            format!("{kind:?} sampler, seed {seed}").to_lowercase()
+            format!("{kind:?} sampler by {}, seed {seed}", sampler.method()).to_lowercase()
         }
     };
     if drawn == 0 {

@@ -5,7 +5,8 @@
 //!   acceptance rate of rejection sampling in closed form (layouts times the ways to label
 //!   identical ships, over the product of the ships' placement counts), and when that rate is
 //!   at least [`REJECTION_MIN_ACCEPTANCE`] it samples by rejection (exact, and the fastest on
-//!   open boards). Otherwise it walks the DP's tables where the DP applies
+//!   open boards). With at most [`LIST_MAX_LAYOUTS`] layouts it lists them all once and picks
+//!   one at random per draw. Otherwise it walks the DP's tables where the DP applies
 //!   ([`crate::DpSampler`]), else descends the enumerator's tree guided by exact counts
 //!   ([`crate::DescentSampler`]).
 //! - [`SamplerKind::Rejection`]: draws every ship independently and uniformly among its own
@@ -80,7 +81,12 @@ pub enum UniformMethod {
     Dp,
     /// Count-guided descent in the enumerator (any problem).
     Descent,
+    /// Every layout listed once, then one picked at random per draw (small states).
+    List,
 }
+
+/// The largest number of layouts the uniform sampler lists in memory.
+pub const LIST_MAX_LAYOUTS: u128 = 200_000;
 
 /// The predicted acceptance rate above which the uniform sampler samples by rejection: one
 /// rejection attempt costs about a hundredth of a DP walk.
@@ -92,6 +98,7 @@ pub const MAX_ATTEMPTS: u64 = 10_000_000;
 enum Inner<'p> {
     Dp(Box<DpSampler<'p>>),
     Descent(DescentSampler),
+    List(Vec<Layout>),
     Draws,
 }
 
@@ -111,11 +118,15 @@ impl<'p> Sampler<'p> {
     pub fn new(problem: &'p Problem, kind: SamplerKind) -> Result<Sampler<'p>, CountError> {
         let inner = match kind {
             SamplerKind::Uniform => {
-                let layouts = crate::Engine::Auto
-                    .count(problem, &crate::CountOptions::default())?
-                    .count;
+                let opts = crate::CountOptions {
+                    parallel: true,
+                    ..crate::CountOptions::default()
+                };
+                let layouts = crate::Engine::Auto.count(problem, &opts)?.count;
                 if predicted_acceptance(problem, layouts) >= REJECTION_MIN_ACCEPTANCE {
                     Inner::Draws
+                } else if layouts <= LIST_MAX_LAYOUTS {
+                    Inner::List(crate::Enumerator::new(problem).solutions().collect())
                 } else {
                     match DpEngine::new(problem) {
                         Ok(dp) => Inner::Dp(Box::new(dp.sampler()?)),
@@ -135,7 +146,7 @@ impl<'p> Sampler<'p> {
     }
 
     /// The exact-uniform sampler drawing by a chosen method; `None` when the DP is asked
-    /// for and does not apply.
+    /// for and does not apply, or the list for a state of more than [`LIST_MAX_LAYOUTS`].
     pub fn uniform_by(
         problem: &'p Problem,
         method: UniformMethod,
@@ -143,6 +154,13 @@ impl<'p> Sampler<'p> {
         let inner = match method {
             UniformMethod::Rejection => Inner::Draws,
             UniformMethod::Descent => Inner::Descent(DescentSampler::new(problem)),
+            UniformMethod::List => {
+                let all: Vec<Layout> = crate::Enumerator::new(problem).solutions().collect();
+                if all.len() as u128 > LIST_MAX_LAYOUTS {
+                    return Ok(None);
+                }
+                Inner::List(all)
+            }
             UniformMethod::Dp => match DpEngine::new(problem) {
                 Ok(dp) => Inner::Dp(Box::new(dp.sampler()?)),
                 Err(_) => return Ok(None),
@@ -173,6 +191,9 @@ impl<'p> Sampler<'p> {
         match &self.inner {
             Inner::Dp(s) => s.sample(rng),
             Inner::Descent(s) => s.sample(rng),
+            Inner::List(all) => {
+                (!all.is_empty()).then(|| all[rng.random_range(0..all.len())].clone())
+            }
             Inner::Draws => {
                 for _ in 0..MAX_ATTEMPTS {
                     self.attempts += 1;
@@ -191,12 +212,13 @@ impl<'p> Sampler<'p> {
         }
     }
 
-    /// How the uniform sampler draws: `"rejection"`, `"dp"` or `"descent"`; for the other
+    /// How the uniform sampler draws: `"rejection"`, `"list"`, `"dp"` or `"descent"`; for the other
     /// samplers, their own method.
     pub fn method(&self) -> &'static str {
         match (&self.inner, self.kind) {
             (Inner::Dp(_), _) => "dp",
             (Inner::Descent(_), _) => "descent",
+            (Inner::List(_), _) => "list",
             (Inner::Draws, SamplerKind::Uniform | SamplerKind::Rejection) => "rejection",
             (Inner::Draws, SamplerKind::Sequential) => "sequential",
             (Inner::Draws, SamplerKind::Weighted) => "weighted",

@@ -363,3 +363,98 @@ fn heat_maps_honour_a_time_limit_and_say_they_are_partial() {
     assert_eq!(v["complete"], false);
     assert!(v["probability"].is_null() && v["cells"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn sample_is_reproducible_and_validate_reads_its_output() {
+    let state = "puzzles/game/kancko-10x10-midgame.txt";
+    let a = run(
+        &["sample", state, "-n", "50", "--seed", "4", "--json"],
+        None,
+    );
+    let b = run(
+        &["sample", state, "-n", "50", "--seed", "4", "--json"],
+        None,
+    );
+    let c = run(
+        &["sample", state, "-n", "50", "--seed", "5", "--json"],
+        None,
+    );
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(stdout(&a), stdout(&b));
+    assert_ne!(stdout(&a), stdout(&c));
+    assert_eq!(stdout(&a).lines().count(), 50);
+    // 66 layouts: 400 samples give the layout test its 5 per layout.
+    let many = run(
+        &["sample", state, "-n", "400", "--seed", "4", "--json"],
+        None,
+    );
+    let path = std::env::temp_dir().join(format!("broadside-samples-{}.jsonl", std::process::id()));
+    std::fs::write(&path, stdout(&many)).unwrap();
+    let v = run(
+        &["validate", state, "--samples", path.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(v.status.code(), Some(0), "{}", stdout(&v));
+    assert!(stdout(&v).contains("verdict: PASS"), "{}", stdout(&v));
+    // The same file with one layout that breaks the state fails.
+    let bad = format!(
+        "{}{{\"layout\": [\"<>........\", \"..........\", \"..........\", \"..........\", \"..........\", \"..........\", \"..........\", \"..........\", \"..........\", \"..........\"]}}\n",
+        stdout(&many)
+    );
+    std::fs::write(&path, bad).unwrap();
+    let v = run(
+        &["validate", state, "--samples", path.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(v.status.code(), Some(1));
+    assert!(
+        stdout(&v).contains("samples are not layouts consistent with the state"),
+        "{}",
+        stdout(&v)
+    );
+    // A malformed file is bad input.
+    std::fs::write(&path, "{\"layout\": [\"<>\"]}\n").unwrap();
+    let v = run(
+        &["validate", state, "--samples", path.to_str().unwrap()],
+        None,
+    );
+    std::fs::remove_file(&path).ok();
+    assert_eq!(v.status.code(), Some(2), "{}", stderr(&v));
+    assert!(stderr(&v).contains("line 1"), "{}", stderr(&v));
+}
+
+#[test]
+fn validate_fails_the_sequential_sampler() {
+    let o = run(
+        &[
+            "validate",
+            "--size",
+            "5x5",
+            "--fleet",
+            "3 2",
+            "--sampler",
+            "sequential",
+            "-n",
+            "20000",
+            "--seed",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("verdict: FAIL"), "{}", stdout(&o));
+    let o = run(
+        &[
+            "sample", "--size", "5x5", "--fleet", "3 2", "-n", "20000", "--probs", "--json",
+            "--seed", "1",
+        ],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let est = v["estimates"][0][2].as_f64().unwrap();
+    let (lo, hi) = (
+        v["intervals95"][0][2][0].as_f64().unwrap(),
+        v["intervals95"][0][2][1].as_f64().unwrap(),
+    );
+    assert!(lo < est && est < hi && (est - 126.0 / 524.0).abs() < 0.02);
+}

@@ -59,6 +59,7 @@ fn the_uniform_sampler_passes_by_each_method() {
         let layouts = Enumerator::new(&p).count_up_to(u128::MAX).count as u64;
         for method in [
             UniformMethod::Rejection,
+            UniformMethod::List,
             UniformMethod::Dp,
             UniformMethod::Descent,
         ] {

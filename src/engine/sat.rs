@@ -275,7 +275,9 @@ impl<'p> SatEngine<'p> {
     }
 
     /// Writes the CNF in DIMACS form, declaring the placement variables as the projection
-    /// set (`c p show ... 0` and `c ind ... 0`), so a projected model counter counts layouts.
+    /// set (`c p show ... 0` and `c ind ... 0`), so a projected model counter counts layouts,
+    /// and mapping each placement variable back to its ship (`c placement VAR TYPE CELLS...`,
+    /// the type's index in the fleet and the cells row-major from 0).
     pub fn write_dimacs(&self, out: &mut impl Write) -> std::io::Result<()> {
         let f = &self.enc.formula;
         writeln!(
@@ -292,6 +294,18 @@ impl<'p> SatEngine<'p> {
             .collect();
         writeln!(out, "c p show {} 0", show.join(" "))?;
         writeln!(out, "c ind {} 0", show.join(" "))?;
+        // The map back to layouts, for tools that sample or enumerate models.
+        for (ty, vars) in self.enc.placement_vars.iter().enumerate() {
+            for (lit, p) in vars.iter().zip(self.problem.placements(ty)) {
+                let cells: Vec<String> = p.cells.iter().map(|c| c.to_string()).collect();
+                writeln!(
+                    out,
+                    "c placement {} {ty} {}",
+                    lit.to_dimacs(),
+                    cells.join(" ")
+                )?;
+            }
+        }
         for clause in f.iter() {
             for l in clause {
                 write!(out, "{} ", l.to_dimacs())?;
