@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The sampler suite of docs/SAMPLING.md: every sampler on a fixed set of states, measured
-by `broadside validate` against the exact answer (seed 1, 100,000 samples, 120 s at most per
+by `broadside validate` against the exact answer (seed 1, 100,000 samples, 30 s at most per
 run). Prints the Markdown table the document carries.
 
 Usage: python3 benches/sampling_suite.py [path/to/broadside]
@@ -40,9 +40,9 @@ def run(name, args, sampler):
     args = [a if not a.endswith(".txt") else os.path.join(ROOT, a) for a in args]
     try:
         out = subprocess.run([BIN, "validate", *args, "--sampler", sampler, "-n", str(N), "--seed", "1", "--json"],
-                             input=stdin, capture_output=True, text=True, timeout=120)
+                             input=stdin, capture_output=True, text=True, timeout=30)
     except subprocess.TimeoutExpired:
-        return "too slow (over 120 s)"
+        return "too slow (over 30 s)"
     if not out.stdout.strip():
         return "error: " + out.stderr.strip()[:60]
     v = json.loads(out.stdout)
