@@ -793,6 +793,18 @@ fn sample(
                 "{}",
                 estimated_map(&p, &counts, drawn).render_text(false)
             )?;
+            let widest = counts
+                .iter()
+                .map(|&k| {
+                    let (lo, hi) = wilson(k, drawn);
+                    (hi - lo) / 2.0
+                })
+                .fold(0.0, f64::max);
+            writeln!(
+                out,
+                "95% intervals: every estimate within +/-{:.2} percentage points (--json gives each interval)",
+                widest * 100.0
+            )?;
         }
     } else if let Some(a) = sampler.acceptance() {
         eprintln!("acceptance {a:.4}");
