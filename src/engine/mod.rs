@@ -16,7 +16,7 @@ pub use dp::{DpEngine, DpSampler, DpUnsupported};
 pub use enumerate::{DescentSampler, Enumerator, Solutions};
 pub use sat::{Encoding, SatEngine};
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::layout::Layout;
 use crate::problem::Problem;
@@ -112,20 +112,21 @@ impl Engine {
 
     /// Counts solutions with the given options; the result names the engine that counted.
     ///
-    /// `Auto` counts totals with the enumerator (its last-two-ships shortcut makes open
-    /// boards fast). For per-cell counts it gives the enumerator a short head start and, if
-    /// that does not finish, hands over to the DP where the DP applies: constrained game
-    /// states finish at once in the enumerator, open boards are the DP's strength. `Dp`
-    /// falls back to the enumerator where the DP does not apply.
+    /// `Auto` gives the enumerator a head start (0.5 s for totals, where its counting
+    /// shortcuts often win; 30 ms for per-cell counts) and, if it has not finished, hands
+    /// over to the DP where the DP applies. A count limit (`--limit 2`) stays with the
+    /// enumerator, which stops as soon as it reaches it. `Dp` falls back to the enumerator
+    /// where the DP does not apply.
     pub fn count(self, problem: &Problem, opts: &CountOptions) -> Result<CountResult, CountError> {
         let dp = DpEngine::new(problem).ok();
         match (self, dp) {
             (Engine::Sat, _) => SatEngine::new(problem).count(opts),
             (Engine::Dp, Some(dp)) => dp.count(opts),
-            (Engine::Auto, Some(dp)) if opts.per_cell && opts.limit.is_none() => {
-                let head_start = Duration::from_millis(30);
+            (Engine::Auto, Some(dp)) if opts.limit.is_none() => {
+                let start = Instant::now();
+                let head_start = Duration::from_millis(if opts.per_cell { 30 } else { 500 });
                 let first = Enumerator::new(problem).count(&CountOptions {
-                    per_cell: true,
+                    per_cell: opts.per_cell,
                     parallel: opts.parallel,
                     time_limit: Some(opts.time_limit.map_or(head_start, |t| t.min(head_start))),
                     ..CountOptions::default()
@@ -133,7 +134,17 @@ impl Engine {
                 if first.complete {
                     return Ok(first);
                 }
-                dp.count(opts)
+                let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
+                if left.is_some_and(|l| l.is_zero()) {
+                    return Ok(first);
+                }
+                dp.count(&CountOptions {
+                    per_cell: opts.per_cell,
+                    parallel: opts.parallel,
+                    time_limit: left,
+                    limit: None,
+                    progress: None,
+                })
             }
             _ => Enumerator::new(problem).count(opts),
         }
