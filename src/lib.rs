@@ -22,6 +22,7 @@ pub mod clue;
 pub mod engine;
 pub mod fleet;
 pub mod format;
+pub mod generate;
 pub mod geom;
 pub mod heat;
 pub mod layout;

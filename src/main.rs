@@ -132,6 +132,33 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Generate puzzles with a unique solution and a minimal set of clues.
+    Generate {
+        /// Board size, WxH.
+        #[arg(long, value_name = "WxH")]
+        size: Dims,
+        /// The fleet (default: the magazine fleet for the size).
+        #[arg(long)]
+        fleet: Option<String>,
+        /// The seed: the same seed gives the same puzzles.
+        #[arg(long, default_value = "0")]
+        seed: u64,
+        /// How many puzzles.
+        #[arg(long, default_value = "1")]
+        count: usize,
+        /// Write each puzzle to a file in this folder instead of standard output.
+        #[arg(short = 'o', long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// How many row and column counts to withhold.
+        #[arg(long, default_value = "0")]
+        hidden_counts: usize,
+        /// Give ship clues as '*' only, never as segment kinds.
+        #[arg(long)]
+        no_segments: bool,
+        /// Give up on a puzzle after this many seconds.
+        #[arg(long, value_name = "SECONDS", default_value = "60")]
+        time_limit: f64,
+    },
     /// Convert a problem to broadside's text or JSON format.
     Convert {
         #[command(flatten)]
@@ -973,6 +1000,67 @@ fn validate_sampler(
     Ok(v.pass)
 }
 
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    size: Dims,
+    fleet: Option<&str>,
+    seed: u64,
+    count: usize,
+    out: Option<&PathBuf>,
+    hidden_counts: usize,
+    no_segments: bool,
+    time_limit: f64,
+) -> Result<bool> {
+    use broadside::generate::{self, GenerateError, GenerateOptions};
+    if !(time_limit > 0.0 && time_limit.is_finite()) {
+        return Err(bad("--time-limit must be a positive number of seconds"));
+    }
+    let mut opts = GenerateOptions::new(size.supported().map_err(bad)?);
+    opts.fleet = fleet
+        .map(|f| Fleet::parse(f, &[]).map_err(|e| bad(format!("--fleet: {e}"))))
+        .transpose()?;
+    opts.hidden_counts = hidden_counts;
+    opts.segments = !no_segments;
+    opts.time_limit = Duration::from_secs_f64(time_limit);
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    for i in 0..count {
+        let t = Instant::now();
+        let mut spec = match generate::generate(&opts, &mut rng) {
+            Ok(s) => s,
+            Err(e @ GenerateError::Request(_)) => return Err(bad(e.to_string())),
+            Err(e) => {
+                eprintln!("broadside: puzzle {} of {count}: {e}", i + 1);
+                return Ok(false);
+            }
+        };
+        let name = format!("gen-{size}-s{seed}-{}", i + 1);
+        spec.meta = generate::meta(name.clone(), seed);
+        let text = format::text::print(&spec);
+        match out {
+            Some(dir) => {
+                let path = dir.join(format!("{name}.txt"));
+                std::fs::write(&path, &text)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                eprintln!(
+                    "{} ({:.0} ms)",
+                    path.display(),
+                    t.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            None => {
+                if i > 0 {
+                    println!();
+                }
+                print!("{text}");
+            }
+        }
+    }
+    Ok(true)
+}
+
 fn convert(input: &Input, to: To) -> Result<bool> {
     let specs = input.problems()?;
     for (i, spec) in specs.iter().enumerate() {
@@ -1034,6 +1122,25 @@ fn run(cli: Cli) -> Result<bool> {
             samples,
             json,
         } => validate_sampler(&input, sampler, n, seed, samples.as_ref(), json),
+        Command::Generate {
+            size,
+            fleet,
+            seed,
+            count,
+            out,
+            hidden_counts,
+            no_segments,
+            time_limit,
+        } => generate(
+            size,
+            fleet.as_deref(),
+            seed,
+            count,
+            out.as_ref(),
+            hidden_counts,
+            no_segments,
+            time_limit,
+        ),
         Command::Convert { input, to } => convert(&input, to),
     }
 }
