@@ -26,6 +26,7 @@ pub mod generate;
 pub mod geom;
 pub mod heat;
 pub mod layout;
+pub mod logic;
 pub mod observe;
 pub mod problem;
 pub mod rules;

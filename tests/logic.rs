@@ -1,0 +1,62 @@
+//! The logical solver: sound (every cell it decides agrees with the unique solution, on every
+//! real puzzle), and its grades.
+
+use std::collections::BTreeMap;
+
+use broadside::format;
+use broadside::logic::{self, Grade, Know};
+
+fn check_file(path: &std::path::Path, grades: &mut BTreeMap<String, BTreeMap<Grade, usize>>) {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).unwrap();
+    for spec in format::read(&name, &text).unwrap() {
+        let id = spec.meta.name.clone().unwrap_or_default();
+        let solution = spec.solution.clone().unwrap();
+        let p = spec.build().unwrap();
+        let truth: Vec<bool> = {
+            let mut v = vec![false; p.dims().cells()];
+            for c in solution.cells() {
+                v[c] = true;
+            }
+            v
+        };
+        let out = logic::solve(&p, 4).unwrap();
+        for (c, k) in out.grid.iter().enumerate() {
+            match k {
+                Know::Ship => assert!(truth[c], "{id}: cell {c} wrongly deduced a ship"),
+                Know::Water => assert!(!truth[c], "{id}: cell {c} wrongly deduced water"),
+                Know::Unknown => {}
+            }
+        }
+        assert!(out.solved || out.grade == Grade::Extreme);
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        *grades
+            .entry(file)
+            .or_default()
+            .entry(out.grade)
+            .or_default() += 1;
+    }
+}
+
+#[test]
+fn the_logical_solver_is_sound_on_every_real_puzzle() {
+    let dir = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/external-puzzles"
+    ));
+    if !dir.is_dir() {
+        eprintln!("skipped: ../shared/external-puzzles is not beside this checkout");
+        return;
+    }
+    let mut grades = BTreeMap::new();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    for f in files {
+        check_file(&f, &mut grades);
+    }
+    eprintln!("{grades:?}");
+}
