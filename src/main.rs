@@ -715,6 +715,17 @@ fn single(input: &Input) -> Result<Problem> {
     build(specs.into_iter().next().expect("one problem"))
 }
 
+/// The single problem of the input, or `None` (after saying why) when it has an obvious
+/// conflict.
+fn single_consistent(input: &Input, json: bool) -> Result<Option<Problem>> {
+    let p = single(input)?;
+    if !p.conflicts().is_empty() {
+        no_layout(&p, json);
+        return Ok(None);
+    }
+    Ok(Some(p))
+}
+
 /// A map of per-cell counts over `n` samples, drawn like an exact one.
 fn estimated_map(p: &Problem, counts: &[u64], n: u64) -> HeatMap {
     let spec = p.spec();
@@ -750,11 +761,9 @@ fn sample(
     probs: bool,
     json: bool,
 ) -> Result<bool> {
-    let p = single(input)?;
-    if !p.conflicts().is_empty() {
-        no_layout(&p, json);
+    let Some(p) = single_consistent(input, json)? else {
         return Ok(false);
-    }
+    };
     let mut sampler = Sampler::new(&p, kind).map_err(|e| anyhow!("{}: {e}", label(&p)))?;
     let mut rng = StdRng::seed_from_u64(seed);
     let d = p.dims();
@@ -902,11 +911,9 @@ fn validate_sampler(
     samples: Option<&PathBuf>,
     json: bool,
 ) -> Result<bool> {
-    let p = single(input)?;
-    if !p.conflicts().is_empty() {
-        no_layout(&p, json);
+    let Some(p) = single_consistent(input, json)? else {
         return Ok(false);
-    }
+    };
     let exact = HeatMap::compute(&p, Engine::Auto).map_err(|e| anyhow!("{}: {e}", label(&p)))?;
     if exact.layouts == 0 {
         no_layout(&p, json);
