@@ -436,7 +436,7 @@ impl<'p> Solver<'p> {
     /// Placements of a ship of length `len` consistent with the grid and the counts.
     fn placements(&self, g: &[Know], len: usize) -> Vec<Vec<usize>> {
         let d = self.d;
-        let spec = self.p.spec();
+        let lines = self.lines();
         let mut out = Vec::new();
         for horizontal in [true, false] {
             if len == 1 && !horizontal {
@@ -462,25 +462,12 @@ impl<'p> Solver<'p> {
                     if touches {
                         continue;
                     }
-                    let fits_counts = (0..d.height).all(|row| {
-                        spec.row_count(row).is_none_or(|k| {
-                            let now = (0..d.width)
-                                .filter(|&col| g[d.index(row, col)] == Know::Ship)
-                                .count();
+                    let fits_counts = lines.iter().all(|(_, line, count)| {
+                        count.is_none_or(|k| {
+                            let now = line.iter().filter(|&&c| g[c] == Know::Ship).count();
                             let add = idx
                                 .iter()
-                                .filter(|&&i| d.row_col(i).0 == row && g[i] != Know::Ship)
-                                .count();
-                            now + add <= k
-                        })
-                    }) && (0..d.width).all(|col| {
-                        spec.col_count(col).is_none_or(|k| {
-                            let now = (0..d.height)
-                                .filter(|&row| g[d.index(row, col)] == Know::Ship)
-                                .count();
-                            let add = idx
-                                .iter()
-                                .filter(|&&i| d.row_col(i).1 == col && g[i] != Know::Ship)
+                                .filter(|&i| line.contains(i) && g[*i] != Know::Ship)
                                 .count();
                             now + add <= k
                         })

@@ -2,27 +2,15 @@
 //! have exactly one solution by both engines, re-checked by the independent validator and
 //! compared with the recorded solution. Skipped, saying so, where the collection is absent.
 
-use std::path::PathBuf;
+mod common;
 
 use broadside::{Engine, Enumerator, SatEngine, format, validate};
 
-fn collection() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/external-puzzles");
-    dir.is_dir().then_some(dir)
-}
-
 #[test]
 fn every_external_puzzle_is_unique_and_matches() {
-    let Some(dir) = collection() else {
-        eprintln!("skipped: ../shared/external-puzzles is not beside this checkout");
+    let Some(files) = common::external_puzzle_files() else {
         return;
     };
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
     let mut total = 0;
     for file in files {
         let name = file.display().to_string();

@@ -1,6 +1,8 @@
 //! The logical solver: sound (every cell it decides agrees with the unique solution, on every
 //! real puzzle), and its grades.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use broadside::format;
@@ -40,21 +42,10 @@ fn check_file(path: &std::path::Path, grades: &mut BTreeMap<String, BTreeMap<Gra
 
 #[test]
 fn the_logical_solver_is_sound_on_every_real_puzzle() {
-    let dir = std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/external-puzzles"
-    ));
-    if !dir.is_dir() {
-        eprintln!("skipped: ../shared/external-puzzles is not beside this checkout");
+    let Some(files) = common::external_puzzle_files() else {
         return;
-    }
+    };
     let mut grades = BTreeMap::new();
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
     for f in files {
         check_file(&f, &mut grades);
     }

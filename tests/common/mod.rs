@@ -302,3 +302,21 @@ pub fn planted_record(seed: u64, sonar: bool) -> Option<(ProblemSpec, Layout)> {
     spec.observations = Observations { sinking, shots };
     Some((spec, layout))
 }
+
+/// The JSON-lines files of `../shared/external-puzzles`, sorted; `None` (after saying the
+/// test is skipped) where the collection is not beside this checkout.
+pub fn external_puzzle_files() -> Option<Vec<std::path::PathBuf>> {
+    let dir =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/external-puzzles");
+    if !dir.is_dir() {
+        eprintln!("skipped: ../shared/external-puzzles is not beside this checkout");
+        return None;
+    }
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    Some(files)
+}
