@@ -3,21 +3,26 @@
 //! The solver knows, per cell, water, ship or nothing, and applies named deduction rules in
 //! tiers, always the lowest tier that decides something:
 //!
-//! 1. **basics**: water around ship cells (diagonals, under the no-touch rule); the shape a
+//! 1. **basics**: water diagonally around every ship cell (ships never touch); the shape a
 //!    segment clue implies (`<` has a ship cell to its right and water on its other sides,
-//!    `o` water all round, `m` continues on two opposite sides); a full row or column is water
-//!    elsewhere, and one whose unknown cells are all needed is ship there.
-//! 2. **fleet accounting**: a run of ship cells as long as the longest ship still to be found
-//!    is a whole ship, so its ends are water; a cell every placement of the longest ship still
-//!    to be found covers (when one such ship is left) is a ship cell.
-//! 3. **line overlap**: every way to fill a row's or column's unknown cells with its count (no
-//!    run of ship cells longer than the longest ship) agrees on a cell.
+//!    `o` water all round, `m` continues on two opposite sides); a row or column with all its
+//!    ship cells is water elsewhere, and one whose open cells are all needed is ship there.
+//! 2. **fleet accounting**: which ships are complete and which are still to be found; a run
+//!    as long as the longest ship left is a whole ship (its ends are water); the ships that can
+//!    still hold a partly found ship decide the cells they all cover and rule out the ones none
+//!    reaches; a cell no remaining ship can cover is water; when a ship length has exactly as
+//!    many places left as ships, they are all ships (one ship left: the cells all its places
+//!    share).
+//! 3. **line overlap**: every way to fill a row or column with its count, made of pieces the
+//!    remaining fleet can supply (runs along the line are whole ships of a length still to be
+//!    found, single cells a one-cell ship or a ship crossing the line), agrees on a cell.
 //! 4. **contradiction**: assuming a cell is a ship (or water) and applying tiers 1 to 3 leads
 //!    to a contradiction, so it is the other.
 //!
-//! A puzzle's grade is the highest tier its solution needs: easy (1), medium (2), hard (3),
-//! extreme (4, or not solved by the tiers: search needed). [`solve`] returns every step with
-//! its rule and the cells it decided, which is what `solve --explain` prints.
+//! A puzzle's grade is the highest tier its solution needs: easy (tier 1), medium (tier 2),
+//! hard (tier 3 or 4), extreme (the tiers do not finish it: search is needed). [`solve`]
+//! returns every step with its rule and the cells it decided, which is what `solve --explain`
+//! prints; [`grade`] reaches the same grade faster by recording nothing.
 
 use crate::clue::Clue;
 use crate::geom::Dims;
@@ -37,16 +42,32 @@ pub enum Know {
 }
 
 /// A difficulty grade.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Grade {
     /// Tier 1 rules suffice.
     Easy,
     /// Tier 2 (fleet accounting) is needed.
     Medium,
-    /// Tier 3 (line overlap) is needed.
+    /// Tier 3 (line overlap) or tier 4 (contradiction) is needed.
     Hard,
-    /// Contradiction (tier 4) or search is needed.
+    /// The tiers do not finish the puzzle: search is needed.
     Extreme,
+}
+
+impl Grade {
+    /// Every grade, easiest first.
+    pub const ALL: [Grade; 4] = [Grade::Easy, Grade::Medium, Grade::Hard, Grade::Extreme];
+
+    /// The highest tier a puzzle of this grade may need; `None` for extreme (the tiers are
+    /// not enough).
+    pub fn max_tier(self) -> Option<u8> {
+        match self {
+            Grade::Easy => Some(1),
+            Grade::Medium => Some(2),
+            Grade::Hard => Some(4),
+            Grade::Extreme => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Grade {
@@ -91,13 +112,19 @@ pub struct Step {
 /// The result of a logical solve.
 #[derive(Clone, Debug)]
 pub struct Outcome {
-    /// The steps, in order.
+    /// The steps, in order (empty when the solve recorded none, as [`grade_outcome`] does).
     pub steps: Vec<Step>,
     /// What is known at the end.
     pub grid: Vec<Know>,
-    /// Whether every cell was decided.
+    /// Whether every cell was decided (and the decided grid holds exactly the fleet).
     pub solved: bool,
-    /// The grade: the highest tier used, or extreme when unsolved.
+    /// Whether the rules met a contradiction: the puzzle has no solution.
+    pub contradiction: bool,
+    /// The highest tier that decided a cell (0 when the clues decide everything).
+    pub top_tier: u8,
+    /// Cells decided by each tier (index 0 is tier 1).
+    pub decided_by_tier: [usize; 4],
+    /// The grade: from the highest tier used, or extreme when unsolved.
     pub grade: Grade,
 }
 
@@ -106,61 +133,185 @@ pub struct Outcome {
 #[non_exhaustive]
 pub enum LogicUnsupported {
     /// It reasons about straight ships under the no-touch rule.
-    #[error("the logical solver handles straight ships that never touch")]
+    #[error("the logical solver handles straight ships that never touch, without sonar shots")]
     Model,
 }
 
-struct Solver<'p> {
-    p: &'p Problem,
-    d: Dims,
-    /// Segment clues, per cell.
-    seg: Vec<Option<Segment>>,
-    /// Ship lengths in the fleet, longest first, with counts.
-    lengths: Vec<(usize, usize)>,
-    max_len: usize,
+/// A row or column.
+struct Line {
+    name: String,
+    cells: Vec<usize>,
+    count: Option<usize>,
+    horizontal: bool,
+}
+
+/// A place for a straight ship.
+struct Place {
+    cells: Vec<usize>,
+    /// The orthogonal neighbours outside the ship (ends and sides).
+    orth: Vec<usize>,
+    /// The diagonal neighbours of its cells that are not orthogonal neighbours.
+    diag: Vec<usize>,
+    /// The line the ship lies along (a row for a horizontal ship).
+    along: usize,
+}
+
+/// A maximal orthogonally connected group of known ship cells.
+struct Piece {
+    /// Its cells, top-left first.
+    cells: Vec<usize>,
+    /// Whether all its orthogonal neighbours are water: it is a whole ship.
+    complete: bool,
 }
 
 #[derive(Debug)]
 struct Contradiction;
 
-type Deduced = Result<Option<Step>, Contradiction>;
+type Found = Result<(), Contradiction>;
 
-impl<'p> Solver<'p> {
-    fn new(p: &'p Problem) -> Result<Self, LogicUnsupported> {
+/// Where the decisions go: recorded one at a time (explaining), or all at once (grading).
+struct Out<'a> {
+    steps: Option<&'a mut Vec<Step>>,
+    changed: bool,
+    tier: u8,
+    per_tier: [usize; 4],
+}
+
+struct Solver {
+    d: Dims,
+    seg: Vec<Option<Segment>>,
+    start: Vec<Know>,
+    lines: Vec<Line>,
+    /// Per cell: its row's and its column's index in `lines`.
+    line_of: Vec<[usize; 2]>,
+    /// Ships of each length in the fleet (index = length).
+    fleet: Vec<usize>,
+    max_len: usize,
+    total: usize,
+    /// Places by length (index = length), and per cell the (length, place) pairs covering it.
+    places: Vec<Vec<Place>>,
+    places_at: Vec<Vec<(usize, usize)>>,
+}
+
+impl Solver {
+    fn new(p: &Problem) -> Result<Self, LogicUnsupported> {
         if p.rules() != Rules::NoTouch || !p.fleet().is_straight() || !p.any_of().is_empty() {
             return Err(LogicUnsupported::Model);
         }
         let d = p.dims();
+        let spec = p.spec();
         let seg = (0..d.cells())
-            .map(|c| match p.spec().clue(c) {
+            .map(|c| match spec.clue(c) {
                 Some(Clue::Segment(s)) => Some(s),
                 _ => None,
             })
             .collect();
-        let lengths: Vec<(usize, usize)> = p
-            .fleet()
-            .types()
-            .iter()
-            .map(|t| (t.shape.straight_len().expect("straight"), t.count))
-            .collect();
-        let max_len = lengths.iter().map(|l| l.0).max().unwrap_or(1);
-        Ok(Solver {
-            p,
-            d,
-            seg,
-            lengths,
-            max_len,
-        })
-    }
-
-    fn initial(&self) -> Vec<Know> {
-        (0..self.d.cells())
-            .map(|c| match self.p.spec().clue(c) {
+        let start = (0..d.cells())
+            .map(|c| match spec.clue(c) {
                 Some(Clue::Water | Clue::Blocked) => Know::Water,
                 Some(_) => Know::Ship,
                 None => Know::Unknown,
             })
-            .collect()
+            .collect();
+        let mut lines = Vec::new();
+        for r in 0..d.height {
+            lines.push(Line {
+                name: format!("row {}", r + 1),
+                cells: (0..d.width).map(|c| d.index(r, c)).collect(),
+                count: spec.row_count(r),
+                horizontal: true,
+            });
+        }
+        for c in 0..d.width {
+            lines.push(Line {
+                name: format!("column {}", crate::heat::column_name(c)),
+                cells: (0..d.height).map(|r| d.index(r, c)).collect(),
+                count: spec.col_count(c),
+                horizontal: false,
+            });
+        }
+        let line_of = (0..d.cells())
+            .map(|cell| {
+                let (r, c) = d.row_col(cell);
+                [r, d.height + c]
+            })
+            .collect();
+        let mut fleet = Vec::new();
+        for t in p.fleet().types() {
+            let len = t.shape.straight_len().expect("straight");
+            if fleet.len() <= len {
+                fleet.resize(len + 1, 0);
+            }
+            fleet[len] += t.count;
+        }
+        let max_len = fleet.len().saturating_sub(1);
+        let total = (1..fleet.len()).map(|l| l * fleet[l]).sum();
+        let mut places: Vec<Vec<Place>> = (0..fleet.len()).map(|_| Vec::new()).collect();
+        let mut places_at = vec![Vec::new(); d.cells()];
+        for len in 1..fleet.len() {
+            if fleet[len] == 0 {
+                continue;
+            }
+            for horizontal in [true, false] {
+                if len == 1 && !horizontal {
+                    continue;
+                }
+                for r in 0..d.height {
+                    for c in 0..d.width {
+                        let (dr, dc) = if horizontal { (0, 1) } else { (1, 0) };
+                        let (er, ec) = (r + dr * (len - 1), c + dc * (len - 1));
+                        if er >= d.height || ec >= d.width {
+                            continue;
+                        }
+                        let cells: Vec<usize> =
+                            (0..len).map(|i| d.index(r + dr * i, c + dc * i)).collect();
+                        let mut orth = Vec::new();
+                        let mut diag = Vec::new();
+                        for &cell in &cells {
+                            let (cr, cc) = d.row_col(cell);
+                            for (ar, ac) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                                if let Some(n) = d.checked(cr as isize + ar, cc as isize + ac)
+                                    && !cells.contains(&n)
+                                    && !orth.contains(&n)
+                                {
+                                    orth.push(n);
+                                }
+                            }
+                        }
+                        for &cell in &cells {
+                            for n in d.neighbours8(cell) {
+                                if !cells.contains(&n) && !orth.contains(&n) && !diag.contains(&n) {
+                                    diag.push(n);
+                                }
+                            }
+                        }
+                        let along = if horizontal { r } else { d.height + c };
+                        let idx = places[len].len();
+                        for &cell in &cells {
+                            places_at[cell].push((len, idx));
+                        }
+                        places[len].push(Place {
+                            cells,
+                            orth,
+                            diag,
+                            along,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Solver {
+            d,
+            seg,
+            start,
+            lines,
+            line_of,
+            fleet,
+            max_len,
+            total,
+            places,
+            places_at,
+        })
     }
 
     fn at(&self, g: &[Know], r: isize, c: isize) -> Know {
@@ -174,37 +325,16 @@ impl<'p> Solver<'p> {
         crate::observe::cell_name(self.d, cell)
     }
 
-    /// The lines: (description, cells, count).
-    fn lines(&self) -> Vec<(String, Vec<usize>, Option<usize>)> {
-        let d = self.d;
-        let spec = self.p.spec();
-        let mut out = Vec::new();
-        for r in 0..d.height {
-            out.push((
-                format!("row {}", r + 1),
-                (0..d.width).map(|c| d.index(r, c)).collect(),
-                spec.row_count(r),
-            ));
-        }
-        for c in 0..d.width {
-            out.push((
-                format!("column {}", crate::heat::column_name(c)),
-                (0..d.height).map(|r| d.index(r, c)).collect(),
-                spec.col_count(c),
-            ));
-        }
-        out
-    }
-
-    /// Sets cells; a step when anything changed, a contradiction when a decided cell differs.
+    /// Sets cells; records a step when anything changed; a contradiction when a decided cell
+    /// differs. Returns whether the rule should stop.
     fn decide(
         &self,
         g: &mut [Know],
         set: &[(usize, Know)],
         rule: &'static str,
-        tier: u8,
+        out: &mut Out,
         why: impl FnOnce() -> String,
-    ) -> Deduced {
+    ) -> Result<bool, Contradiction> {
         let mut changed = Vec::new();
         for &(c, k) in set {
             match g[c] {
@@ -216,29 +346,138 @@ impl<'p> Solver<'p> {
                 _ => {}
             }
         }
-        Ok((!changed.is_empty()).then(|| Step {
-            rule,
-            tier,
-            cells: changed,
-            why: why(),
-        }))
+        if changed.is_empty() {
+            return Ok(false);
+        }
+        out.changed = true;
+        out.per_tier[usize::from(out.tier) - 1] += changed.len();
+        if let Some(steps) = out.steps.as_deref_mut() {
+            steps.push(Step {
+                rule,
+                tier: out.tier,
+                cells: changed,
+                why: why(),
+            });
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Ship cells per line.
+    fn ships_per_line(&self, g: &[Know]) -> Vec<usize> {
+        self.lines
+            .iter()
+            .map(|l| l.cells.iter().filter(|&&c| g[c] == Know::Ship).count())
+            .collect()
+    }
+
+    /// The groups of known ship cells; a contradiction when one is not straight.
+    fn pieces(&self, g: &[Know]) -> Result<Vec<Piece>, Contradiction> {
+        let d = self.d;
+        let mut seen = vec![false; d.cells()];
+        let mut out = Vec::new();
+        for cell in 0..d.cells() {
+            if g[cell] != Know::Ship || seen[cell] {
+                continue;
+            }
+            let (r0, c0) = d.row_col(cell);
+            // Cells are scanned top-left first, so a piece extends right or down from here.
+            let right = c0 + 1 < d.width && g[cell + 1] == Know::Ship;
+            let down = r0 + 1 < d.height && g[cell + d.width] == Know::Ship;
+            if right && down {
+                return Err(Contradiction);
+            }
+            let mut cells = vec![cell];
+            let (dr, dc) = if down { (1, 0) } else { (0, 1) };
+            let (mut r, mut c) = (r0, c0);
+            loop {
+                let (nr, nc) = (r + dr, c + dc);
+                if nr >= d.height || nc >= d.width || g[d.index(nr, nc)] != Know::Ship {
+                    break;
+                }
+                (r, c) = (nr, nc);
+                cells.push(d.index(r, c));
+            }
+            let mut complete = true;
+            for &x in &cells {
+                seen[x] = true;
+                let (xr, xc) = d.row_col(x);
+                for (ar, ac) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                    if let Some(n) = d.checked(xr as isize + ar, xc as isize + ac)
+                        && !cells.contains(&n)
+                    {
+                        match g[n] {
+                            Know::Ship => return Err(Contradiction),
+                            Know::Unknown => complete = false,
+                            Know::Water => {}
+                        }
+                    }
+                }
+            }
+            out.push(Piece { cells, complete });
+        }
+        Ok(out)
+    }
+
+    /// Ships of each length still to be found; a contradiction when the complete ships do not
+    /// fit the fleet.
+    fn remaining(&self, pieces: &[Piece]) -> Result<Vec<usize>, Contradiction> {
+        let mut left = self.fleet.clone();
+        for p in pieces.iter().filter(|p| p.complete) {
+            match left.get_mut(p.cells.len()) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => return Err(Contradiction),
+            }
+        }
+        Ok(left)
+    }
+
+    /// Whether a ship of `place`'s length could go there (its length must still be wanted).
+    fn fits(&self, g: &[Know], ships: &[usize], place: &Place) -> bool {
+        let mut new = 0;
+        for &c in &place.cells {
+            match g[c] {
+                Know::Water => return false,
+                Know::Unknown => {
+                    new += 1;
+                    let across = self.line_of[c][usize::from(place.along < self.d.height)];
+                    if let Some(k) = self.lines[across].count
+                        && ships[across] + 1 > k
+                    {
+                        return false;
+                    }
+                }
+                Know::Ship => {}
+            }
+        }
+        if place
+            .orth
+            .iter()
+            .chain(&place.diag)
+            .any(|&c| g[c] == Know::Ship)
+        {
+            return false;
+        }
+        if new == 0 && place.orth.iter().all(|&c| g[c] == Know::Water) {
+            // A whole ship already found, not a place for one still to be found.
+            return false;
+        }
+        self.lines[place.along]
+            .count
+            .is_none_or(|k| ships[place.along] + new <= k)
     }
 
     /// Checks the grid for a plain contradiction.
-    fn check(&self, g: &[Know]) -> Result<(), Contradiction> {
-        for (_, cells, count) in self.lines() {
-            let ships = cells.iter().filter(|&&c| g[c] == Know::Ship).count();
-            let open = cells.iter().filter(|&&c| g[c] == Know::Unknown).count();
-            if let Some(k) = count
-                && (ships > k || ships + open < k)
-            {
-                return Err(Contradiction);
-            }
-            // A run of ship cells longer than the longest ship.
-            let mut run = 0;
-            for &c in &cells {
-                run = if g[c] == Know::Ship { run + 1 } else { 0 };
-                if run > self.max_len {
+    fn check(&self, g: &[Know]) -> Found {
+        let ships = self.ships_per_line(g);
+        for (i, line) in self.lines.iter().enumerate() {
+            if let Some(k) = line.count {
+                let open = line
+                    .cells
+                    .iter()
+                    .filter(|&&c| g[c] == Know::Unknown)
+                    .count();
+                if ships[i] > k || ships[i] + open < k {
                     return Err(Contradiction);
                 }
             }
@@ -256,15 +495,26 @@ impl<'p> Solver<'p> {
                 }
             }
         }
-        let total: usize = self.lengths.iter().map(|(l, n)| l * n).sum();
-        if g.iter().filter(|&&k| k == Know::Ship).count() > total {
+        if ships[..d.height].iter().sum::<usize>() > self.total {
+            return Err(Contradiction);
+        }
+        let pieces = self.pieces(g)?;
+        let left = self.remaining(&pieces)?;
+        let longest = (1..left.len()).rev().find(|&l| left[l] > 0).unwrap_or(0);
+        if pieces
+            .iter()
+            .any(|p| !p.complete && p.cells.len() > longest)
+        {
+            return Err(Contradiction);
+        }
+        if !g.contains(&Know::Unknown) && left.iter().any(|&n| n > 0) {
             return Err(Contradiction);
         }
         Ok(())
     }
 
     /// Tier 1.
-    fn tier1(&self, g: &mut [Know]) -> Deduced {
+    fn basics(&self, g: &mut [Know], out: &mut Out) -> Found {
         let d = self.d;
         for cell in 0..d.cells() {
             if g[cell] != Know::Ship {
@@ -276,20 +526,19 @@ impl<'p> Solver<'p> {
                 .filter_map(|&(dr, dc)| d.checked(r as isize + dr, c as isize + dc))
                 .map(|n| (n, Know::Water))
                 .collect();
-            if let Some(s) = self.decide(g, &diag, "water around a ship", 1, || {
+            if self.decide(g, &diag, "water around a ship", out, || {
                 format!(
-                    "ships never touch, so the diagonal neighbours of {} are water",
+                    "ships never touch, so the cells diagonal to {} are water",
                     self.name(cell)
                 )
             })? {
-                return Ok(Some(s));
+                return Ok(());
             }
         }
         for cell in 0..d.cells() {
             let Some(seg) = self.seg[cell] else { continue };
             let (r, c) = d.row_col(cell);
             let (r, c) = (r as isize, c as isize);
-            let nb = |dr: isize, dc: isize| d.checked(r + dr, c + dc);
             // (up, down, left, right): Some(true) ship, Some(false) water, None open.
             let sides: [Option<bool>; 4] = match seg {
                 Segment::Single => [Some(false); 4],
@@ -309,10 +558,9 @@ impl<'p> Solver<'p> {
                     }
                 }
             };
-            let dirs = [(-1, 0), (1, 0), (0, -1), (0, 1)];
             let mut set = Vec::new();
-            for (side, (dr, dc)) in sides.iter().zip(dirs) {
-                match (side, nb(dr, dc)) {
+            for (side, (dr, dc)) in sides.iter().zip([(-1, 0), (1, 0), (0, -1), (0, 1)]) {
+                match (side, d.checked(r + dr, c + dc)) {
                     (Some(true), None) => return Err(Contradiction),
                     (Some(ship), Some(n)) => {
                         set.push((n, if *ship { Know::Ship } else { Know::Water }))
@@ -320,20 +568,21 @@ impl<'p> Solver<'p> {
                     _ => {}
                 }
             }
-            if let Some(s) = self.decide(g, &set, "segment shape", 1, || {
+            if self.decide(g, &set, "segment shape", out, || {
                 format!(
                     "the '{}' at {} fixes its neighbours",
                     seg.symbol(),
                     self.name(cell)
                 )
             })? {
-                return Ok(Some(s));
+                return Ok(());
             }
         }
-        for (what, cells, count) in self.lines() {
-            let Some(k) = count else { continue };
-            let ships = cells.iter().filter(|&&c| g[c] == Know::Ship).count();
-            let open: Vec<usize> = cells
+        for line in &self.lines {
+            let Some(k) = line.count else { continue };
+            let ships = line.cells.iter().filter(|&&c| g[c] == Know::Ship).count();
+            let open: Vec<usize> = line
+                .cells
                 .iter()
                 .copied()
                 .filter(|&c| g[c] == Know::Unknown)
@@ -341,158 +590,49 @@ impl<'p> Solver<'p> {
             if open.is_empty() {
                 continue;
             }
-            if ships == k {
-                let set: Vec<_> = open.iter().map(|&c| (c, Know::Water)).collect();
-                return self.decide(g, &set, "full line", 1, || {
-                    format!("{what} has all its {k} ship cells")
-                });
-            }
-            if ships + open.len() == k {
-                let set: Vec<_> = open.iter().map(|&c| (c, Know::Ship)).collect();
-                return self.decide(g, &set, "line needs every open cell", 1, || {
-                    format!("{what} needs {k} ship cells and has only that many left")
-                });
-            }
-        }
-        Ok(None)
-    }
-
-    /// The maximal straight runs of ship cells: (cells, horizontal, closed at both ends).
-    fn runs(&self, g: &[Know]) -> Vec<(Vec<usize>, bool, bool)> {
-        let d = self.d;
-        let mut out = Vec::new();
-        for horizontal in [true, false] {
-            let (outer, inner) = if horizontal {
-                (d.height, d.width)
+            let (set, rule): (Vec<_>, _) = if ships == k {
+                (
+                    open.iter().map(|&c| (c, Know::Water)).collect(),
+                    "full line",
+                )
+            } else if ships + open.len() == k {
+                (
+                    open.iter().map(|&c| (c, Know::Ship)).collect(),
+                    "line needs every open cell",
+                )
             } else {
-                (d.width, d.height)
+                continue;
             };
-            for a in 0..outer {
-                let mut i = 0;
-                while i < inner {
-                    let idx = |j: usize| {
-                        if horizontal {
-                            d.index(a, j)
-                        } else {
-                            d.index(j, a)
-                        }
-                    };
-                    if g[idx(i)] != Know::Ship {
-                        i += 1;
-                        continue;
-                    }
-                    let start = i;
-                    while i < inner && g[idx(i)] == Know::Ship {
-                        i += 1;
-                    }
-                    let cells: Vec<usize> = (start..i).map(idx).collect();
-                    let before = start == 0 || g[idx(start - 1)] == Know::Water;
-                    let after = i == inner || g[idx(i)] == Know::Water;
-                    out.push((cells, horizontal, before && after));
-                }
-            }
-        }
-        out
-    }
-
-    /// Ships already complete: runs closed at both ends whose cells have water on the sides
-    /// across the run (a lone cell closed on all four sides is a one-cell ship).
-    fn complete_lengths(&self, g: &[Know]) -> Vec<usize> {
-        let mut found = Vec::new();
-        for (cells, horizontal, closed) in self.runs(g) {
-            if !closed {
-                continue;
-            }
-            let d = self.d;
-            let sides_closed = cells.iter().all(|&c| {
-                let (r, col) = d.row_col(c);
-                let (r, col) = (r as isize, col as isize);
-                if horizontal {
-                    self.at(g, r - 1, col) == Know::Water && self.at(g, r + 1, col) == Know::Water
+            if self.decide(g, &set, rule, out, || {
+                if ships == k {
+                    format!("{} has all its {k} ship cells", line.name)
                 } else {
-                    self.at(g, r, col - 1) == Know::Water && self.at(g, r, col + 1) == Know::Water
+                    format!(
+                        "{} needs {k} ship cells and has only that many left",
+                        line.name
+                    )
                 }
-            });
-            // A lone cell shows up as a run in both directions: count it once.
-            if sides_closed && (cells.len() > 1 || horizontal) {
-                found.push(cells.len());
+            })? {
+                return Ok(());
             }
         }
-        found
-    }
-
-    /// The ships not yet complete, as (length, how many).
-    fn remaining(&self, g: &[Know]) -> Result<Vec<(usize, usize)>, Contradiction> {
-        let mut left = self.lengths.clone();
-        for l in self.complete_lengths(g) {
-            match left.iter_mut().find(|(len, n)| *len == l && *n > 0) {
-                Some(x) => x.1 -= 1,
-                None => return Err(Contradiction),
-            }
-        }
-        Ok(left.into_iter().filter(|x| x.1 > 0).collect())
-    }
-
-    /// Placements of a ship of length `len` consistent with the grid and the counts.
-    fn placements(&self, g: &[Know], len: usize) -> Vec<Vec<usize>> {
-        let d = self.d;
-        let lines = self.lines();
-        let mut out = Vec::new();
-        for horizontal in [true, false] {
-            if len == 1 && !horizontal {
-                continue;
-            }
-            for r in 0..d.height {
-                for c in 0..d.width {
-                    let cells: Vec<(usize, usize)> = (0..len)
-                        .map(|i| if horizontal { (r, c + i) } else { (r + i, c) })
-                        .collect();
-                    if cells.iter().any(|&(a, b)| a >= d.height || b >= d.width) {
-                        continue;
-                    }
-                    let idx: Vec<usize> = cells.iter().map(|&(a, b)| d.index(a, b)).collect();
-                    if idx.iter().any(|&i| g[i] == Know::Water) {
-                        continue;
-                    }
-                    // Nothing of another ship may touch it, ends included.
-                    let touches = idx.iter().any(|&i| {
-                        d.neighbours8(i)
-                            .any(|n| !idx.contains(&n) && g[n] == Know::Ship)
-                    });
-                    if touches {
-                        continue;
-                    }
-                    let fits_counts = lines.iter().all(|(_, line, count)| {
-                        count.is_none_or(|k| {
-                            let now = line.iter().filter(|&&c| g[c] == Know::Ship).count();
-                            let add = idx
-                                .iter()
-                                .filter(|&i| line.contains(i) && g[*i] != Know::Ship)
-                                .count();
-                            now + add <= k
-                        })
-                    });
-                    if fits_counts {
-                        out.push(idx);
-                    }
-                }
-            }
-        }
-        out
+        Ok(())
     }
 
     /// Tier 2.
-    fn tier2(&self, g: &mut [Know]) -> Deduced {
-        let left = self.remaining(g)?;
-        let Some(&(longest, how_many)) = left.iter().max_by_key(|x| x.0) else {
-            return Ok(None);
-        };
+    fn fleet_rules(&self, g: &mut [Know], out: &mut Out) -> Found {
+        let snap = g.to_vec();
+        let pieces = self.pieces(&snap)?;
+        let left = self.remaining(&pieces)?;
+        let longest = (1..left.len()).rev().find(|&l| left[l] > 0).unwrap_or(0);
         let d = self.d;
-        for (cells, horizontal, closed) in self.runs(g) {
-            if closed || cells.len() != longest || cells.len() < 2 {
+        // A run as long as the longest ship left is that ship.
+        for p in &pieces {
+            if p.complete || p.cells.len() != longest || longest < 2 {
                 continue;
             }
-            let (first, last) = (cells[0], cells[cells.len() - 1]);
+            let (first, last) = (p.cells[0], p.cells[p.cells.len() - 1]);
+            let horizontal = last - first < d.width;
             let (r0, c0) = d.row_col(first);
             let (r1, c1) = d.row_col(last);
             let ends: Vec<(usize, Know)> = if horizontal {
@@ -510,165 +650,412 @@ impl<'p> Solver<'p> {
             .flatten()
             .map(|n| (n, Know::Water))
             .collect();
-            if let Some(s) = self.decide(g, &ends, "longest ship is whole", 2, || {
+            if self.decide(g, &ends, "longest ship is whole", out, || {
                 format!(
-                    "the run from {} to {} is as long as the longest ship left ({longest}), so its ends are water",
+                    "the run {}-{} is as long as the longest ship left ({longest}), so its ends are water",
                     self.name(first),
                     self.name(last)
                 )
             })? {
-                return Ok(Some(s));
+                return Ok(());
             }
         }
-        let ps = self.placements(g, longest);
-        if ps.len() < how_many {
-            return Err(Contradiction);
-        }
-        if how_many == 1 {
-            let common: Vec<(usize, Know)> = ps[0]
+        let ships = self.ships_per_line(&snap);
+        let fits: Vec<Vec<bool>> = (0..self.places.len())
+            .map(|len| {
+                self.places[len]
+                    .iter()
+                    .map(|p| left[len] > 0 && self.fits(&snap, &ships, p))
+                    .collect()
+            })
+            .collect();
+        // The ships that can hold a partly found ship.
+        for p in pieces.iter().filter(|p| !p.complete) {
+            let holding: Vec<&Place> = self.places_at[p.cells[0]]
                 .iter()
-                .copied()
-                .filter(|c| ps.iter().all(|p| p.contains(c)))
-                .map(|c| (c, Know::Ship))
+                .filter(|&&(len, i)| fits[len][i])
+                .map(|&(len, i)| &self.places[len][i])
+                .filter(|pl| p.cells.iter().all(|c| pl.cells.contains(c)))
                 .collect();
-            if let Some(s) = self.decide(g, &common, "longest ship must fit", 2, || {
-                format!("every place left for the {longest}-ship covers these cells")
-            })? {
-                return Ok(Some(s));
-            }
-        }
-        Ok(None)
-    }
-
-    /// Tier 3: line overlap.
-    fn tier3(&self, g: &mut [Know]) -> Deduced {
-        for (what, cells, count) in self.lines() {
-            let Some(k) = count else { continue };
-            let open: Vec<usize> = (0..cells.len())
-                .filter(|&i| g[cells[i]] == Know::Unknown)
-                .collect();
-            if open.is_empty() || open.len() > 16 {
-                continue;
-            }
-            let ships = cells.iter().filter(|&&c| g[c] == Know::Ship).count();
-            let need = k.saturating_sub(ships);
-            let (mut always, mut never) = (u32::MAX, u32::MAX);
-            let mut any = false;
-            for mask in 0u32..(1 << open.len()) {
-                if mask.count_ones() as usize != need {
-                    continue;
-                }
-                let mut run = 0;
-                let mut ok = true;
-                for (i, &c) in cells.iter().enumerate() {
-                    let ship = match open.iter().position(|&o| o == i) {
-                        Some(j) => mask >> j & 1 == 1,
-                        None => g[c] == Know::Ship,
-                    };
-                    run = if ship { run + 1 } else { 0 };
-                    if run > self.max_len {
-                        ok = false;
-                        break;
-                    }
-                }
-                if ok {
-                    any = true;
-                    always &= mask;
-                    never &= !mask;
-                }
-            }
-            if !any {
+            if holding.is_empty() {
                 return Err(Contradiction);
             }
-            let mut set = Vec::new();
-            for (j, &i) in open.iter().enumerate() {
-                if always >> j & 1 == 1 {
-                    set.push((cells[i], Know::Ship));
-                } else if never >> j & 1 == 1 {
-                    set.push((cells[i], Know::Water));
+            let mut set: Vec<(usize, Know)> = holding[0]
+                .cells
+                .iter()
+                .copied()
+                .filter(|c| holding.iter().all(|pl| pl.cells.contains(c)))
+                .map(|c| (c, Know::Ship))
+                .collect();
+            for &c in &p.cells {
+                for n in d.neighbours8(c) {
+                    if snap[n] == Know::Unknown
+                        && !set.iter().any(|s| s.0 == n)
+                        && holding.iter().all(|pl| !pl.cells.contains(&n))
+                    {
+                        set.push((n, Know::Water));
+                    }
                 }
             }
-            if let Some(s) = self.decide(g, &set, "line overlap", 3, || {
-                format!("every way to place {what}'s {k} ship cells agrees here")
+            let lens: Vec<usize> = {
+                let mut v: Vec<usize> = holding.iter().map(|pl| pl.cells.len()).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            if self.decide(g, &set, "ships that fit here", out, || {
+                let lens: Vec<String> = lens.iter().map(|l| l.to_string()).collect();
+                let places = match holding.len() {
+                    1 => "in one place".to_string(),
+                    n => format!("in one of {n} places"),
+                };
+                format!(
+                    "{} can only belong to a ship of length {} still to be found, {places}; those settle these cells",
+                    self.name(p.cells[0]),
+                    lens.join(" or "),
+                )
             })? {
-                return Ok(Some(s));
+                return Ok(());
             }
         }
-        Ok(None)
+        // A cell no remaining ship can cover is water.
+        let mut covered = vec![false; d.cells()];
+        for (len, fl) in fits.iter().enumerate() {
+            for (i, &f) in fl.iter().enumerate() {
+                if f {
+                    for &c in &self.places[len][i].cells {
+                        covered[c] = true;
+                    }
+                }
+            }
+        }
+        for cell in 0..d.cells() {
+            if snap[cell] == Know::Unknown
+                && !covered[cell]
+                && self.decide(g, &[(cell, Know::Water)], "no ship fits", out, || {
+                    format!("no ship still to be found fits through {}", self.name(cell))
+                })?
+            {
+                return Ok(());
+            }
+        }
+        // A length with exactly as many places as ships.
+        for len in (1..left.len()).rev() {
+            if left[len] == 0 {
+                continue;
+            }
+            let ps: Vec<&Place> = self.places[len]
+                .iter()
+                .zip(&fits[len])
+                .filter(|x| *x.1)
+                .map(|x| x.0)
+                .collect();
+            if ps.len() < left[len] {
+                return Err(Contradiction);
+            }
+            let set: Vec<(usize, Know)> = if ps.len() == left[len] {
+                ps.iter()
+                    .flat_map(|pl| pl.cells.iter().map(|&c| (c, Know::Ship)))
+                    .collect()
+            } else if left[len] == 1 {
+                ps[0]
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|c| ps.iter().all(|pl| pl.cells.contains(c)))
+                    .map(|c| (c, Know::Ship))
+                    .collect()
+            } else {
+                continue;
+            };
+            let (n, places) = (left[len], ps.len());
+            if self.decide(g, &set, "ships must fit", out, || {
+                if n == 1 {
+                    format!("the ship of length {len} left has only one place")
+                } else if n == places {
+                    format!("the {n} ships of length {len} left have only {places} places")
+                } else {
+                    format!("every place left for the ship of length {len} covers these cells")
+                }
+            })? {
+                return Ok(());
+            }
+        }
+        Ok(())
     }
 
-    /// Applies tiers 1 to `max` until nothing changes; `Err` on a contradiction.
-    fn propagate(
+    /// Tier 3: line overlap, with the pieces the remaining fleet can supply.
+    fn overlap(&self, g: &mut [Know], out: &mut Out) -> Found {
+        let pieces = self.pieces(g)?;
+        let left = self.remaining(&pieces)?;
+        let longer_left = left.iter().skip(2).any(|&n| n > 0);
+        for line in &self.lines {
+            let Some(k) = line.count else { continue };
+            if !line.cells.iter().any(|&c| g[c] == Know::Unknown) {
+                continue;
+            }
+            let can = self.line_options(g, line, k, &left, longer_left)?;
+            let set: Vec<(usize, Know)> = line
+                .cells
+                .iter()
+                .zip(&can)
+                .filter(|(c, _)| g[**c] == Know::Unknown)
+                .filter_map(|(&c, &(water, ship))| match (water, ship) {
+                    (true, false) => Some((c, Know::Water)),
+                    (false, true) => Some((c, Know::Ship)),
+                    _ => None,
+                })
+                .collect();
+            if self.decide(g, &set, "line overlap", out, || {
+                format!(
+                    "every way to fill {} with its {k} ship cells, from the ships left, agrees here",
+                    line.name
+                )
+            })? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// For each cell of a line, whether some filling has (water, ship) there.
+    fn line_options(
         &self,
-        g: &mut [Know],
-        max: u8,
-        steps: &mut Vec<Step>,
-    ) -> Result<(), Contradiction> {
+        g: &[Know],
+        line: &Line,
+        k: usize,
+        left: &[usize],
+        longer_left: bool,
+    ) -> Result<Vec<(bool, bool)>, Contradiction> {
+        let d = self.d;
+        let n = line.cells.len();
+        // Per cell: may it be part of a run along the line (no ship across it), and may it be
+        // a run of one (a one-cell ship, a ship crossing the line, or already a ship).
+        let across = |c: usize| -> [Know; 2] {
+            let (r, col) = d.row_col(c);
+            let (r, col) = (r as isize, col as isize);
+            if line.horizontal {
+                [self.at(g, r - 1, col), self.at(g, r + 1, col)]
+            } else {
+                [self.at(g, r, col - 1), self.at(g, r, col + 1)]
+            }
+        };
+        let multi: Vec<bool> = line
+            .cells
+            .iter()
+            .map(|&c| !across(c).contains(&Know::Ship))
+            .collect();
+        let single: Vec<bool> = line
+            .cells
+            .iter()
+            .map(|&c| {
+                g[c] == Know::Ship
+                    || left.get(1).is_some_and(|&x| x > 0)
+                    || (longer_left && across(c).iter().any(|&x| x != Know::Water))
+            })
+            .collect();
+        // State: ships so far, current run, whether the run is all known ship cells, whether
+        // all its cells may lie in a run along the line; packed densely.
+        let runs = self.max_len + 1;
+        let width = (k + 1) * runs * 4;
+        let pack = |ships: usize, run: usize, known: bool, along: bool| {
+            ((ships * runs + run) * 2 + usize::from(known)) * 2 + usize::from(along)
+        };
+        let unpack = |s: usize| (s / 4 / runs, s / 4 % runs, s / 2 % 2 == 1, s % 2 == 1);
+        let run_ok = |end: usize, s: usize| -> bool {
+            let (_, run, known, along) = unpack(s);
+            match run {
+                0 => true,
+                1 => single[end - 1],
+                _ => along && (known || left.get(run).is_some_and(|&x| x > 0)),
+            }
+        };
+        let step = |i: usize, s: usize, ship: bool| -> Option<usize> {
+            let (ships, run, known, along) = unpack(s);
+            if ship {
+                if ships + 1 > k || run + 1 > self.max_len {
+                    return None;
+                }
+                Some(pack(
+                    ships + 1,
+                    run + 1,
+                    known && g[line.cells[i]] == Know::Ship,
+                    along && multi[i],
+                ))
+            } else {
+                run_ok(i, s).then(|| pack(ships, 0, true, true))
+            }
+        };
+        let choices = |i: usize| -> &'static [bool] {
+            match g[line.cells[i]] {
+                Know::Unknown => &[false, true],
+                Know::Water => &[false],
+                Know::Ship => &[true],
+            }
+        };
+        // Forward: the states reachable before each cell.
+        let mut fwd = vec![false; (n + 1) * width];
+        fwd[pack(0, 0, true, true)] = true;
+        for i in 0..n {
+            for s in 0..width {
+                if !fwd[i * width + s] {
+                    continue;
+                }
+                for &ship in choices(i) {
+                    if let Some(t) = step(i, s, ship) {
+                        fwd[(i + 1) * width + t] = true;
+                    }
+                }
+            }
+        }
+        // Backward: of those, the states from which the line can be finished.
+        let mut alive = vec![false; width];
+        let mut any = false;
+        for (s, a) in alive.iter_mut().enumerate() {
+            *a = fwd[n * width + s] && unpack(s).0 == k && run_ok(n, s);
+            any |= *a;
+        }
+        if !any {
+            return Err(Contradiction);
+        }
+        let mut can = vec![(false, false); n];
+        let mut before = vec![false; width];
+        for i in (0..n).rev() {
+            before.fill(false);
+            for s in 0..width {
+                if !fwd[i * width + s] {
+                    continue;
+                }
+                for &ship in choices(i) {
+                    if let Some(t) = step(i, s, ship)
+                        && alive[t]
+                    {
+                        before[s] = true;
+                        if ship {
+                            can[i].1 = true;
+                        } else {
+                            can[i].0 = true;
+                        }
+                    }
+                }
+            }
+            std::mem::swap(&mut alive, &mut before);
+        }
+        Ok(can)
+    }
+
+    /// Applies tiers 1 to `max` until nothing changes.
+    fn propagate(&self, g: &mut [Know], max: u8, out: &mut Out) -> Found {
         loop {
             self.check(g)?;
-            let mut step = self.tier1(g)?;
-            if step.is_none() && max >= 2 {
-                step = self.tier2(g)?;
+            out.changed = false;
+            for tier in 1..=max {
+                out.tier = tier;
+                match tier {
+                    1 => self.basics(g, out)?,
+                    2 => self.fleet_rules(g, out)?,
+                    3 => self.overlap(g, out)?,
+                    _ => self.contradiction(g, out)?,
+                }
+                if out.changed {
+                    break;
+                }
             }
-            if step.is_none() && max >= 3 {
-                step = self.tier3(g)?;
-            }
-            match step {
-                Some(s) => steps.push(s),
-                None => return Ok(()),
+            if !out.changed {
+                return Ok(());
             }
         }
     }
 
     /// Tier 4: refute an assumption about one cell.
-    fn tier4(&self, g: &mut [Know]) -> Deduced {
+    fn contradiction(&self, g: &mut [Know], out: &mut Out) -> Found {
+        let mut trial = vec![Know::Unknown; g.len()];
+        // Assumptions another assumption implied without a contradiction: they cannot lead
+        // to one either (what they imply is a part of what it implied), so they are skipped.
+        let mut harmless = vec![[false; 2]; g.len()];
         for cell in 0..self.d.cells() {
             if g[cell] != Know::Unknown {
                 continue;
             }
             for (assume, other) in [(Know::Ship, Know::Water), (Know::Water, Know::Ship)] {
-                let mut trial = g.to_vec();
+                let which = usize::from(assume == Know::Water);
+                if harmless[cell][which] {
+                    continue;
+                }
+                trial.copy_from_slice(g);
                 trial[cell] = assume;
-                if self.propagate(&mut trial, 3, &mut Vec::new()).is_err() {
+                let mut quiet = Out {
+                    steps: None,
+                    changed: false,
+                    tier: 1,
+                    per_tier: [0; 4],
+                };
+                let result = self.propagate(&mut trial, 3, &mut quiet);
+                if result.is_ok() {
+                    for (c, k) in trial.iter().enumerate() {
+                        if g[c] == Know::Unknown && *k != Know::Unknown {
+                            harmless[c][usize::from(*k == Know::Water)] = true;
+                        }
+                    }
+                    continue;
+                }
+                {
                     let what = if assume == Know::Ship {
                         "a ship"
                     } else {
                         "water"
                     };
-                    return self.decide(g, &[(cell, other)], "contradiction", 4, || {
+                    // One refutation at a time: the cheaper tiers then use what it taught.
+                    self.decide(g, &[(cell, other)], "contradiction", out, || {
                         format!(
-                            "assuming {} is {what} leads to a contradiction",
+                            "assuming {} is {what} leads to a contradiction under tiers 1 to 3",
                             self.name(cell)
                         )
-                    });
+                    })?;
+                    return Ok(());
                 }
             }
         }
-        Ok(None)
+        Ok(())
     }
 }
 
-/// Solves `problem` with the tiers up to `max_tier` (1 to 4), recording every step.
-pub fn solve(problem: &Problem, max_tier: u8) -> Result<Outcome, LogicUnsupported> {
+fn run(
+    problem: &Problem,
+    max_tier: u8,
+    explain: bool,
+    known: Option<&[Know]>,
+) -> Result<Outcome, LogicUnsupported> {
     let s = Solver::new(problem)?;
-    let mut g = s.initial();
-    let mut steps = Vec::new();
-    let mut broken = s.propagate(&mut g, max_tier.min(3), &mut steps).is_err();
-    while !broken && max_tier >= 4 && g.contains(&Know::Unknown) {
-        match s.tier4(&mut g) {
-            Ok(Some(step)) => {
-                steps.push(step);
-                broken = s.propagate(&mut g, 3, &mut steps).is_err();
+    let mut g = s.start.clone();
+    let mut contradiction = false;
+    if let Some(known) = known {
+        for (c, &k) in known.iter().enumerate().take(g.len()) {
+            match (g[c], k) {
+                (_, Know::Unknown) => {}
+                (Know::Unknown, k) => g[c] = k,
+                (a, b) => contradiction |= a != b,
             }
-            Ok(None) => break,
-            Err(_) => broken = true,
         }
     }
-    let solved = !broken && !g.contains(&Know::Unknown);
-    let top = steps.iter().map(|s| s.tier).max().unwrap_or(1);
-    let grade = match (solved, top) {
-        (false, _) | (_, 4..) => Grade::Extreme,
-        (true, 3) => Grade::Hard,
+    let mut steps = Vec::new();
+    let mut out = Out {
+        steps: explain.then_some(&mut steps),
+        changed: false,
+        tier: 1,
+        per_tier: [0; 4],
+    };
+    let contradiction =
+        contradiction || s.propagate(&mut g, max_tier.clamp(1, 4), &mut out).is_err();
+    let per_tier = out.per_tier;
+    let solved = !contradiction && !g.contains(&Know::Unknown);
+    let top_tier = (1..=4u8)
+        .rev()
+        .find(|&t| per_tier[usize::from(t) - 1] > 0)
+        .unwrap_or(0);
+    let grade = match (solved, top_tier) {
+        (false, _) => Grade::Extreme,
+        (true, 3..) => Grade::Hard,
         (true, 2) => Grade::Medium,
         _ => Grade::Easy,
     };
@@ -676,11 +1063,41 @@ pub fn solve(problem: &Problem, max_tier: u8) -> Result<Outcome, LogicUnsupporte
         steps,
         grid: g,
         solved,
+        contradiction,
+        top_tier,
+        decided_by_tier: per_tier,
         grade,
     })
 }
 
-/// The grade of a puzzle: the highest tier its logical solution needs.
+/// Solves `problem` with the tiers up to `max_tier` (1 to 4), recording every step.
+pub fn solve(problem: &Problem, max_tier: u8) -> Result<Outcome, LogicUnsupported> {
+    run(problem, max_tier, true, None)
+}
+
+/// Solves `problem` with the tiers up to `max_tier` as fast as possible, recording no steps;
+/// the grid and the grade are those of [`solve`].
+pub fn deduce(problem: &Problem, max_tier: u8) -> Result<Outcome, LogicUnsupported> {
+    run(problem, max_tier, false, None)
+}
+
+/// [`deduce`] starting from cells already known to follow from the problem (a grid an
+/// earlier call returned for the same problem with fewer clues): the same final grid, less
+/// work. The counts in `decided_by_tier` then cover only the new deductions.
+pub fn deduce_from(
+    problem: &Problem,
+    max_tier: u8,
+    known: &[Know],
+) -> Result<Outcome, LogicUnsupported> {
+    run(problem, max_tier, false, Some(known))
+}
+
+/// [`deduce`] with every tier: what [`grade`] reports.
+pub fn grade_outcome(problem: &Problem) -> Result<Outcome, LogicUnsupported> {
+    deduce(problem, 4)
+}
+
+/// The grade of a puzzle: from the highest tier its logical solution needs.
 pub fn grade(problem: &Problem) -> Result<Grade, LogicUnsupported> {
-    solve(problem, 4).map(|o| o.grade)
+    grade_outcome(problem).map(|o| o.grade)
 }

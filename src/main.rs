@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use broadside::format::{self, json::JsonProblem};
 use broadside::heat::HeatMap;
+use broadside::logic::{self, Grade, Know};
 use broadside::sample::{Sampler, SamplerKind};
 use broadside::stats;
 use broadside::{
@@ -41,6 +42,18 @@ enum Command {
         input: Input,
         #[command(flatten)]
         out: Output,
+        /// Solve with the logical rules and print each deduction (rule, cells, reason); search
+        /// finishes what the rules leave open.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Grade a puzzle: easy, medium, hard or extreme, from the rules its solution needs.
+    Grade {
+        #[command(flatten)]
+        input: Input,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
     },
     /// Count the layouts consistent with a problem (and so decide uniqueness).
     Count {
@@ -155,6 +168,9 @@ enum Command {
         /// Give ship clues as '*' only, never as segment kinds.
         #[arg(long)]
         no_segments: bool,
+        /// The grade every puzzle must have: easy, medium, hard or extreme (default: any).
+        #[arg(long)]
+        difficulty: Option<Grade>,
         /// Give up on a puzzle after this many seconds.
         #[arg(long, value_name = "SECONDS", default_value = "60")]
         time_limit: f64,
@@ -385,6 +401,240 @@ fn solve(input: &Input, out: &Output) -> Result<bool> {
         }
     }
     if out.json {
+        print_json(results);
+    }
+    Ok(ok)
+}
+
+/// Cells as names, runs along a row or column joined: "A1-C1 E4".
+fn cell_list(d: Dims, cells: &[usize]) -> String {
+    let mut cells = cells.to_vec();
+    cells.sort_unstable();
+    let name = |c: usize| broadside::observe::cell_name(d, c);
+    let mut parts: Vec<String> = Vec::new();
+    let mut used = vec![false; cells.len()];
+    for i in 0..cells.len() {
+        if used[i] {
+            continue;
+        }
+        used[i] = true;
+        // Extend along the row, else down the column.
+        let mut last = cells[i];
+        for step in [1, d.width] {
+            let mut run = vec![];
+            let mut next = last + step;
+            while let Some(j) = cells.iter().position(|&c| c == next) {
+                if used[j] || (step == 1 && next.is_multiple_of(d.width)) {
+                    break;
+                }
+                run.push(j);
+                next += step;
+            }
+            if !run.is_empty() {
+                for &j in &run {
+                    used[j] = true;
+                }
+                last = cells[*run.last().expect("a run")];
+                break;
+            }
+        }
+        parts.push(if last == cells[i] {
+            name(last)
+        } else {
+            format!("{}-{}", name(cells[i]), name(last))
+        });
+    }
+    parts.join(" ")
+}
+
+/// The logical solver on a problem, or a usage error saying why it does not apply.
+fn logic_problem(spec: ProblemSpec) -> Result<Problem> {
+    let p = build(spec)?;
+    logic::deduce(&p, 1).map_err(|e| bad(format!("{}: {e}", label(&p))))?;
+    Ok(p)
+}
+
+fn explain(input: &Input, out: &Output) -> Result<bool> {
+    let mut ok = true;
+    let mut results = Vec::new();
+    for spec in input.problems()? {
+        let p = logic_problem(spec)?;
+        if report_conflicts(&p, out.json, &mut results) {
+            ok = false;
+            continue;
+        }
+        let o = logic::solve(&p, 4).map_err(|e| bad(e.to_string()))?;
+        let d = p.dims();
+        let open = o.grid.iter().filter(|&&k| k == Know::Unknown).count();
+        // Search finishes what the rules leave open (and proves a contradiction is real).
+        let found = if o.contradiction {
+            None
+        } else {
+            out.engine.solve(&p)
+        };
+        if found.is_none() {
+            ok = false;
+        }
+        if out.json {
+            let steps: Vec<serde_json::Value> = o
+                .steps
+                .iter()
+                .map(|s| {
+                    let of = |k: Know| -> Vec<String> {
+                        s.cells
+                            .iter()
+                            .filter(|c| c.1 == k)
+                            .map(|c| broadside::observe::cell_name(d, c.0))
+                            .collect()
+                    };
+                    serde_json::json!({
+                        "rule": s.rule, "tier": s.tier, "why": s.why,
+                        "water": of(Know::Water), "ship": of(Know::Ship),
+                    })
+                })
+                .collect();
+            results.push(serde_json::json!({
+                "name": p.spec().meta.name,
+                "steps": steps,
+                "solved_by_rules": o.solved,
+                "open_cells": open,
+                "grade": o.grade.to_string(),
+                "solved": found.is_some(),
+                "solution": found.as_ref().map(|l| l.to_rows(d, p.fleet())),
+            }));
+            continue;
+        }
+        println!("{}:", label(&p));
+        for (i, s) in o.steps.iter().enumerate() {
+            let of = |k: Know| -> Vec<usize> {
+                s.cells.iter().filter(|c| c.1 == k).map(|c| c.0).collect()
+            };
+            let mut decided = Vec::new();
+            for (k, word) in [(Know::Ship, "ship"), (Know::Water, "water")] {
+                let cells = of(k);
+                if !cells.is_empty() {
+                    decided.push(format!("{word} {}", cell_list(d, &cells)));
+                }
+            }
+            println!(
+                "{:>4}. {} (tier {}): {}. So: {}.",
+                i + 1,
+                s.rule,
+                s.tier,
+                s.why,
+                decided.join("; ")
+            );
+        }
+        if o.contradiction {
+            println!("the rules reach a contradiction: the puzzle has no solution");
+            continue;
+        }
+        if o.solved {
+            println!(
+                "solved by the rules in {} steps (grade {})",
+                o.steps.len(),
+                o.grade
+            );
+        } else {
+            println!(
+                "the rules stop here with {open} cells open (grade extreme); what they know, '.' open:"
+            );
+            print!(
+                "{}",
+                format::text::framed_grid(p.spec(), |c| match o.grid[c] {
+                    Know::Unknown => '.',
+                    Know::Water => '~',
+                    Know::Ship => '*',
+                })
+            );
+            println!("search finishes it:");
+        }
+        match &found {
+            Some(layout) => print!("{}", render(&p, layout)),
+            None => println!("no solution"),
+        }
+    }
+    if out.json {
+        print_json(results);
+    }
+    Ok(ok)
+}
+
+fn grade(input: &Input, json: bool) -> Result<bool> {
+    let mut ok = true;
+    let mut results = Vec::new();
+    for spec in input.problems()? {
+        let p = logic_problem(spec)?;
+        if report_conflicts(&p, json, &mut results) {
+            ok = false;
+            continue;
+        }
+        // A grade is for a puzzle with exactly one solution.
+        let opts = CountOptions {
+            limit: Some(2),
+            ..CountOptions::default()
+        };
+        let n = Engine::Auto
+            .count(&p, &opts)
+            .map_err(|e| anyhow!("{e}"))?
+            .count;
+        if n != 1 {
+            ok = false;
+            let what = if n == 0 { "no solution" } else { "not unique" };
+            if json {
+                results.push(serde_json::json!({
+                    "name": p.spec().meta.name, "grade": null, "solutions_seen": n, "reason": what,
+                }));
+            } else {
+                println!(
+                    "{}: {what}: grades are for puzzles with one solution",
+                    label(&p)
+                );
+            }
+            continue;
+        }
+        let o = logic::solve(&p, 4).map_err(|e| bad(e.to_string()))?;
+        let cells = o.grid.len();
+        let open = o.grid.iter().filter(|&&k| k == Know::Unknown).count();
+        let hardest = o
+            .steps
+            .iter()
+            .find(|s| s.tier == o.top_tier)
+            .map(|s| format!("{} (tier {}): {}", s.rule, s.tier, s.why));
+        let by_tier: Vec<String> = (1..=4)
+            .map(|t| format!("tier {t} {}", o.decided_by_tier[t - 1]))
+            .collect();
+        if json {
+            results.push(serde_json::json!({
+                "name": p.spec().meta.name,
+                "grade": o.grade.to_string(),
+                "solved_by_rules": o.solved,
+                "top_tier": o.top_tier,
+                "decided_by_tier": o.decided_by_tier,
+                "open_cells": open,
+                "hardest_step": hardest,
+            }));
+            continue;
+        }
+        println!("{}: {}", label(&p), o.grade);
+        if o.solved {
+            println!(
+                "  the rules solve it in {} steps; cells decided by {}",
+                o.steps.len(),
+                by_tier.join(", ")
+            );
+        } else {
+            println!(
+                "  the rules decide {} of {cells} cells ({}); the other {open} need search",
+                cells - open,
+                by_tier.join(", ")
+            );
+        }
+        if let Some(h) = hardest {
+            println!("  hardest step: {h}");
+        }
+    }
+    if json {
         print_json(results);
     }
     Ok(ok)
@@ -1016,6 +1266,7 @@ fn generate(
     out: Option<&PathBuf>,
     hidden_counts: usize,
     no_segments: bool,
+    difficulty: Option<Grade>,
     time_limit: f64,
 ) -> Result<bool> {
     use broadside::generate::{self, GenerateError, GenerateOptions};
@@ -1028,6 +1279,7 @@ fn generate(
         .transpose()?;
     opts.hidden_counts = hidden_counts;
     opts.segments = !no_segments;
+    opts.difficulty = difficulty;
     opts.time_limit = Duration::from_secs_f64(time_limit);
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -1044,7 +1296,7 @@ fn generate(
             }
         };
         let name = format!("gen-{size}-s{seed}-{}", i + 1);
-        spec.meta = generate::meta(name.clone(), seed);
+        spec.meta = generate::meta(name.clone(), seed, difficulty);
         let text = format::text::print(&spec);
         match out {
             Some(dir) => {
@@ -1084,7 +1336,17 @@ fn convert(input: &Input, to: To) -> Result<bool> {
 
 fn run(cli: Cli) -> Result<bool> {
     match cli.command {
-        Command::Solve { input, out } => solve(&input, &out),
+        Command::Solve {
+            input,
+            out,
+            explain: false,
+        } => solve(&input, &out),
+        Command::Solve {
+            input,
+            out,
+            explain: true,
+        } => explain(&input, &out),
+        Command::Grade { input, json } => grade(&input, json),
         Command::Count {
             input,
             out,
@@ -1137,6 +1399,7 @@ fn run(cli: Cli) -> Result<bool> {
             out,
             hidden_counts,
             no_segments,
+            difficulty,
             time_limit,
         } => generate(
             size,
@@ -1146,6 +1409,7 @@ fn run(cli: Cli) -> Result<bool> {
             out.as_ref(),
             hidden_counts,
             no_segments,
+            difficulty,
             time_limit,
         ),
         Command::Convert { input, to } => convert(&input, to),

@@ -110,6 +110,9 @@ pub struct Sampler<'p> {
     /// Layouts drawn before rejection (rejection-style samplers), and those accepted.
     attempts: u64,
     accepted: u64,
+    /// Cells taken by the ships drawn so far in this attempt: those equal to `stamp`.
+    taken: Vec<u32>,
+    stamp: u32,
 }
 
 impl<'p> Sampler<'p> {
@@ -142,6 +145,8 @@ impl<'p> Sampler<'p> {
             inner,
             attempts: 0,
             accepted: 0,
+            taken: vec![0; problem.dims().cells()],
+            stamp: 0,
         })
     }
 
@@ -172,6 +177,8 @@ impl<'p> Sampler<'p> {
             inner,
             attempts: 0,
             accepted: 0,
+            taken: vec![0; problem.dims().cells()],
+            stamp: 0,
         }))
     }
 
@@ -188,6 +195,12 @@ impl<'p> Sampler<'p> {
     /// One layout, or `None` when there is none (or, for the rejection-style samplers, when
     /// [`MAX_ATTEMPTS`] draws in a row were all rejected).
     pub fn sample<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Layout> {
+        self.sample_within(rng, MAX_ATTEMPTS)
+    }
+
+    /// As [`Sampler::sample`], but a rejection-style sampler gives up after `attempts` draws
+    /// in a row were rejected (so a caller can watch the clock or switch method).
+    pub fn sample_within<R: Rng + ?Sized>(&mut self, rng: &mut R, attempts: u64) -> Option<Layout> {
         match &self.inner {
             Inner::Dp(s) => s.sample(rng),
             Inner::Descent(s) => s.sample(rng),
@@ -195,7 +208,7 @@ impl<'p> Sampler<'p> {
                 (!all.is_empty()).then(|| all[rng.random_range(0..all.len())].clone())
             }
             Inner::Draws => {
-                for _ in 0..MAX_ATTEMPTS {
+                for _ in 0..attempts {
                     self.attempts += 1;
                     let drawn = match self.kind {
                         SamplerKind::Rejection | SamplerKind::Uniform => self.independent(rng),
@@ -225,8 +238,16 @@ impl<'p> Sampler<'p> {
         }
     }
 
-    /// Every ship drawn independently among its type's allowed placements.
-    fn independent<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Layout> {
+    /// Every ship drawn independently among its type's allowed placements. The draw stops
+    /// at the first ship that overlaps (or, under the no-touch rule, touches) one drawn
+    /// before it: the whole layout would be rejected anyway.
+    fn independent<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Layout> {
+        let no_touch = self.problem.rules() == Rules::NoTouch;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.taken.fill(0);
+            self.stamp = 1;
+        }
         let mut ships = Vec::new();
         for (ty, t) in self.problem.fleet().types().iter().enumerate() {
             let ps = self.problem.placements(ty);
@@ -235,6 +256,13 @@ impl<'p> Sampler<'p> {
             }
             for _ in 0..t.count {
                 let p = &ps[rng.random_range(0..ps.len())];
+                if p.cells.iter().any(|&c| self.taken[c] == self.stamp) {
+                    return None;
+                }
+                let halo: &[usize] = if no_touch { &p.halo } else { &[] };
+                for &c in p.cells.iter().chain(halo) {
+                    self.taken[c] = self.stamp;
+                }
                 ships.push(Ship {
                     ty,
                     cells: p.cells.clone(),

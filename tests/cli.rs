@@ -458,3 +458,104 @@ fn validate_fails_the_sequential_sampler() {
     );
     assert!(lo < est && est < hi && (est - 126.0 / 524.0).abs() < 0.02);
 }
+
+#[test]
+fn explain_prints_named_steps_and_finishes_by_search() {
+    let o = run(&["solve", "--explain", "puzzles/15x15/luke-3.txt"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("1. "), "{out}");
+    assert!(out.contains("full line (tier 1)"), "{out}");
+    assert!(out.contains("solved by the rules"), "{out}");
+    // Rubin's boards defeat the rules: the explanation says where they stop.
+    let o = run(&["solve", "--explain", RUBIN], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("contradiction (tier 4): assuming"), "{out}");
+    assert!(out.contains("cells open (grade extreme)"), "{out}");
+    assert!(out.contains("4  . ^ . < m > . . . ."), "{out}");
+    let o = run(&["solve", "--explain", "--json", RUBIN], None);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["grade"], "extreme");
+    assert_eq!(v["solution"][0], ".......<>.");
+    assert!(v["steps"].as_array().is_some_and(|s| !s.is_empty()));
+    // Ships that may touch are beyond the rules: a usage error.
+    let o = run(
+        &[
+            "solve",
+            "--explain",
+            "--size",
+            "5x5",
+            "--fleet",
+            "3 2",
+            "--rules",
+            "touch",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("never touch"), "{}", stderr(&o));
+}
+
+#[test]
+fn grade_names_the_grade_and_refuses_puzzles_that_are_not_unique() {
+    let o = run(&["grade", "puzzles/15x15/luke-3.txt"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("luke-3: easy"), "{}", stdout(&o));
+    let o = run(&["grade", "--json", RUBIN], None);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["grade"], "extreme");
+    assert_eq!(v["solved_by_rules"], false);
+    let o = run(&["grade", "tests/data/rubin-1234-no-hints.txt"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("not unique"), "{}", stdout(&o));
+}
+
+#[test]
+fn generate_makes_the_grade_asked_for() {
+    for grade in ["easy", "medium", "hard", "extreme"] {
+        let o = run(
+            &[
+                "generate",
+                "--size",
+                "10x10",
+                "--difficulty",
+                grade,
+                "--seed",
+                "7",
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "{grade}: {}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.contains(&format!("graded {grade}")), "{text}");
+        let g = run(&["grade", "-"], Some(&text));
+        assert_eq!(g.status.code(), Some(0), "{}", stderr(&g));
+        assert!(
+            stdout(&g).contains(&format!(": {grade}\n")),
+            "{grade}: {}",
+            stdout(&g)
+        );
+    }
+    // A lone submarine is always found by the counts alone: no hard puzzle exists.
+    let o = run(
+        &[
+            "generate",
+            "--size",
+            "6x6",
+            "--fleet",
+            "1",
+            "--difficulty",
+            "hard",
+            "--time-limit",
+            "0.5",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no hard puzzle in") && stderr(&o).contains("easy instead"),
+        "{}",
+        stderr(&o)
+    );
+}

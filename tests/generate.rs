@@ -2,6 +2,7 @@
 //! use), minimal (dropping any clue gives a second solution), and true to the options.
 
 use broadside::generate::{GenerateError, GenerateOptions, default_fleet, generate};
+use broadside::logic::{self, Grade, Know};
 use broadside::{Clue, CountOptions, Dims, Enumerator, Fleet, SatEngine, validate};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -39,17 +40,80 @@ fn generated_puzzles_are_unique_and_minimal() {
             solution
         );
         assert_eq!(spec.fleet, default_fleet(Dims::new(w, h)));
-        // Minimal: without any one clue, a second solution appears.
-        for cell in (0..w * h).filter(|&c| spec.clue(c).is_some()) {
-            let mut fewer = spec.clone();
-            fewer.clues[cell] = None;
-            let p = fewer.build().unwrap();
-            assert!(
-                !Enumerator::new(&p).is_unique(),
-                "{w}x{h}: the clue at {cell} is not needed"
-            );
+        assert_minimal(&spec);
+    }
+}
+
+/// Without any one clue, a second solution appears.
+fn assert_minimal(spec: &broadside::ProblemSpec) {
+    for cell in (0..spec.dims.cells()).filter(|&c| spec.clue(c).is_some()) {
+        let mut fewer = spec.clone();
+        fewer.clues[cell] = None;
+        let p = fewer.build().unwrap();
+        assert!(
+            !Enumerator::new(&p).is_unique(),
+            "{}: the clue at {cell} is not needed",
+            spec.dims
+        );
+    }
+}
+
+#[test]
+fn every_grade_can_be_asked_for() {
+    for (w, h, grade, seed) in [
+        (10, 10, Grade::Easy, 1),
+        (10, 10, Grade::Medium, 2),
+        (10, 10, Grade::Hard, 3),
+        (10, 10, Grade::Extreme, 4),
+        (12, 10, Grade::Hard, 5),
+        (6, 6, Grade::Medium, 6),
+    ] {
+        let mut opts = GenerateOptions::new(Dims::new(w, h));
+        opts.difficulty = Some(grade);
+        let spec = generate(&opts, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let p = spec.clone().build().unwrap();
+        assert_eq!(logic::grade(&p).unwrap(), grade, "{w}x{h} seed {seed}");
+        assert!(unique_by_sat(&spec), "{w}x{h} seed {seed}");
+        assert_minimal(&spec);
+        // What the rules decide is the solution's.
+        let truth = spec.solution.as_ref().unwrap().cells().collect::<Vec<_>>();
+        let out = logic::solve(&p, 4).unwrap();
+        for (c, k) in out.grid.iter().enumerate() {
+            match k {
+                Know::Ship => assert!(truth.contains(&c)),
+                Know::Water => assert!(!truth.contains(&c)),
+                Know::Unknown => assert_eq!(grade, Grade::Extreme),
+            }
         }
     }
+}
+
+#[test]
+fn a_grade_the_board_cannot_have_ends_with_a_message() {
+    // A lone submarine is found by the counts alone: every puzzle is easy.
+    let mut opts = GenerateOptions::new(Dims::new(6, 6));
+    opts.fleet = Some(Fleet::parse("1", &[]).unwrap());
+    opts.difficulty = Some(Grade::Medium);
+    opts.time_limit = std::time::Duration::from_millis(300);
+    match generate(&opts, &mut StdRng::seed_from_u64(1)) {
+        Err(GenerateError::Budget(_, why)) => {
+            assert!(why.starts_with("no medium puzzle in"), "{why}");
+            assert!(why.ends_with("easy instead)"), "{why}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn large_boards_use_the_logic_and_stay_minimal() {
+    let spec = generate(
+        &GenerateOptions::new(Dims::new(20, 20)),
+        &mut StdRng::seed_from_u64(11),
+    )
+    .unwrap();
+    assert_eq!(spec.fleet, default_fleet(Dims::new(20, 20)));
+    assert!(unique_by_sat(&spec));
+    assert_minimal(&spec);
 }
 
 #[test]

@@ -30,7 +30,20 @@ fn check_file(path: &std::path::Path, grades: &mut BTreeMap<String, BTreeMap<Gra
                 Know::Unknown => {}
             }
         }
+        assert!(
+            !out.contradiction,
+            "{id}: a contradiction in a sound puzzle"
+        );
         assert!(out.solved || out.grade == Grade::Extreme);
+        let quick = logic::grade_outcome(&p).unwrap();
+        assert_eq!(
+            quick.grade, out.grade,
+            "{id}: grading and explaining disagree"
+        );
+        assert_eq!(
+            quick.grid, out.grid,
+            "{id}: grading and explaining disagree"
+        );
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         *grades
             .entry(file)
