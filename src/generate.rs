@@ -111,6 +111,10 @@ pub fn default_fleet(dims: Dims) -> Fleet {
 /// Rejection draws tried before switching to a sampler that counts the layouts first.
 const REJECTION_TRIES: u64 = 50_000;
 
+/// How many times one graded attempt trades a clue uniqueness does without for clues the
+/// rules need.
+const MAX_SWAPS: usize = 20;
+
 /// The clock and the attempts of one generation.
 struct Budget {
     start: Instant,
@@ -223,7 +227,31 @@ pub fn generate<R: Rng + ?Sized>(
         let layout = hidden.draw(rng, &budget)?;
         attempts += 1;
         let attempt = Attempt::new(opts, d, fleet.clone(), layout, rng);
-        let spec = attempt.run(opts, logic_applies, &budget, rng)?;
+        let gave_up = |seen: &[u64; 4], attempts: u64, want: Grade| {
+            let tally: Vec<String> = Grade::ALL
+                .iter()
+                .filter(|g| seen[**g as usize] > 0)
+                .map(|g| format!("{} {g}", seen[*g as usize]))
+                .collect();
+            let instead = if tally.is_empty() {
+                "none finished".to_string()
+            } else {
+                format!("made {} instead", tally.join(", "))
+            };
+            budget.gave_up(format!(
+                "no {want} puzzle in {attempts} attempts ({instead})"
+            ))
+        };
+        let spec = match (
+            attempt.run(opts, logic_applies, &budget, rng),
+            opts.difficulty,
+        ) {
+            (Ok(spec), _) => spec,
+            (Err(GenerateError::Budget(..)), Some(want)) => {
+                return Err(gave_up(&seen, attempts, want));
+            }
+            (Err(e), _) => return Err(e),
+        };
         let Some(want) = opts.difficulty else {
             return Ok(spec);
         };
@@ -238,15 +266,7 @@ pub fn generate<R: Rng + ?Sized>(
         }
         seen[got as usize] += 1;
         if budget.left().is_none() {
-            let tally: Vec<String> = Grade::ALL
-                .iter()
-                .filter(|g| seen[**g as usize] > 0)
-                .map(|g| format!("{} {g}", seen[*g as usize]))
-                .collect();
-            return Err(budget.gave_up(format!(
-                "no {want} puzzle in {attempts} attempts (made {} instead)",
-                tally.join(", ")
-            )));
+            return Err(gave_up(&seen, attempts, want));
         }
     }
 }
@@ -372,48 +392,43 @@ impl Attempt {
     ) -> Result<ProblemSpec, GenerateError> {
         // With no grade asked, the cheap tiers: they only have to prove uniqueness while
         // clues are added and taken away; the enumerator then removes what is left to remove.
-        let tier = opts.difficulty.and_then(Grade::max_tier).unwrap_or(2);
+        // For hard puzzles the rules steer with tiers 1 to 3: the contradiction tier costs
+        // far more per call, and the final grade still counts it.
+        let tier = opts
+            .difficulty
+            .and_then(Grade::max_tier)
+            .map_or(2, |t| t.min(3));
+        // Keeping the rules able to solve the puzzle is the point unless it is to be extreme.
+        let keep_solvable = opts.difficulty != Some(Grade::Extreme);
         if logic_applies {
-            // Add clues until the rules solve the puzzle.
-            let mut known: Option<Vec<Know>> = None;
-            loop {
-                if budget.left().is_none() {
-                    return Err(budget.gave_up("the puzzle was not unique yet"));
-                }
-                let (grid, open) = self.deduce(tier, known.as_deref())?;
-                if grid.iter().all(|&k| k != Know::Unknown) {
-                    break;
-                }
-                if open.is_empty() {
-                    // Only water clues would help the rules; search may still do without.
-                    self.add_until_unique(budget, rng)?;
-                    break;
-                }
-                let cell = open[rng.random_range(0..open.len())];
-                self.spec.clues[cell] = Some(self.clue_at(cell));
-                known = Some(grid);
-            }
-            // Remove the clues the rules do without (not when the puzzle is to be extreme:
-            // that keeps the rules able to solve it, which an extreme puzzle must not be).
-            let keep_solvable = opts.difficulty != Some(Grade::Extreme);
-            for cell in self.given(rng).into_iter().filter(|_| keep_solvable) {
-                if budget.left().is_none() {
-                    return Err(budget.gave_up("the clues were not minimal yet"));
-                }
-                let kept = self.spec.clues[cell].take();
-                if self.deduce(tier, None)?.0.contains(&Know::Unknown) {
-                    self.spec.clues[cell] = kept;
-                }
+            self.add_until_solved(tier, budget, rng)?;
+            if keep_solvable {
+                self.remove_while_solved(tier, budget, rng)?;
             }
         } else {
             self.add_until_unique(budget, rng)?;
         }
-        // Remove every clue uniqueness does without.
-        for cell in self.given(rng) {
-            let kept = self.spec.clues[cell].take();
-            if !self.unique(budget)? {
-                self.spec.clues[cell] = kept;
+        // Remove every clue uniqueness does without. For a graded puzzle such a clue is one
+        // the rules need, so removing it would make the puzzle harder: instead the rules get
+        // other clues where they are now stuck, and the pass starts again (a few times).
+        let mut swaps = if logic_applies && keep_solvable && opts.difficulty.is_some() {
+            MAX_SWAPS
+        } else {
+            0
+        };
+        'pass: loop {
+            for cell in self.given(rng) {
+                let kept = self.spec.clues[cell].take();
+                if !self.unique(budget)? {
+                    self.spec.clues[cell] = kept;
+                } else if swaps > 0 {
+                    swaps -= 1;
+                    self.add_until_solved(tier, budget, rng)?;
+                    self.remove_while_solved(tier, budget, rng)?;
+                    continue 'pass;
+                }
             }
+            break;
         }
         let mut spec = self.spec;
         if spec.clues.iter().all(Option::is_none) {
@@ -421,6 +436,51 @@ impl Attempt {
         }
         spec.solution = Some(self.hidden);
         Ok(spec)
+    }
+
+    /// Adds clues where the rules up to `tier` are stuck until they solve the puzzle.
+    fn add_until_solved<R: Rng + ?Sized>(
+        &mut self,
+        tier: u8,
+        budget: &Budget,
+        rng: &mut R,
+    ) -> Result<(), GenerateError> {
+        let mut known: Option<Vec<Know>> = None;
+        loop {
+            if budget.left().is_none() {
+                return Err(budget.gave_up("the puzzle was not unique yet"));
+            }
+            let (grid, open) = self.deduce(tier, known.as_deref())?;
+            if grid.iter().all(|&k| k != Know::Unknown) {
+                return Ok(());
+            }
+            if open.is_empty() {
+                // Only water clues would help the rules; search may still do without.
+                return self.add_until_unique(budget, rng);
+            }
+            let cell = open[rng.random_range(0..open.len())];
+            self.spec.clues[cell] = Some(self.clue_at(cell));
+            known = Some(grid);
+        }
+    }
+
+    /// Removes, in random order, the clues the rules up to `tier` solve the puzzle without.
+    fn remove_while_solved<R: Rng + ?Sized>(
+        &mut self,
+        tier: u8,
+        budget: &Budget,
+        rng: &mut R,
+    ) -> Result<(), GenerateError> {
+        for cell in self.given(rng) {
+            if budget.left().is_none() {
+                return Err(budget.gave_up("the clues were not minimal yet"));
+            }
+            let kept = self.spec.clues[cell].take();
+            if self.deduce(tier, None)?.0.contains(&Know::Unknown) {
+                self.spec.clues[cell] = kept;
+            }
+        }
+        Ok(())
     }
 
     /// The cells with a clue, in random order.

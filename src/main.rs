@@ -1046,7 +1046,25 @@ fn sample(
     let secs = start.elapsed().as_secs_f64();
     if drawn == 0 {
         drop(out);
-        no_layout(&p, json);
+        if sampler.acceptance().is_some() {
+            // A rejection-style sampler that rejected every draw has not shown that no
+            // layout exists.
+            let msg = format!(
+                "{}: the {} sampler gave up: {} draws in a row were all rejected (too tight for it; no answer about whether a layout exists)",
+                label(&p),
+                sampler.method(),
+                broadside::sample::MAX_ATTEMPTS
+            );
+            if json {
+                print_json(vec![
+                    serde_json::json!({"name": p.spec().meta.name, "drawn": 0, "gave_up": msg}),
+                ]);
+            } else {
+                println!("{msg}");
+            }
+        } else {
+            no_layout(&p, json);
+        }
         return Ok(false);
     }
     if probs {
@@ -1295,7 +1313,10 @@ fn generate(
                 return Ok(false);
             }
         };
-        let name = format!("gen-{size}-s{seed}-{}", i + 1);
+        let name = match difficulty {
+            Some(g) => format!("gen-{size}-{g}-s{seed}-{}", i + 1),
+            None => format!("gen-{size}-s{seed}-{}", i + 1),
+        };
         spec.meta = generate::meta(name.clone(), seed, difficulty);
         let text = format::text::print(&spec);
         match out {
@@ -1417,6 +1438,13 @@ fn run(cli: Cli) -> Result<bool> {
 }
 
 fn main() -> ExitCode {
+    // A closed pipe (`broadside ... | head`) ends the program quietly, as it does for other
+    // command-line tools, instead of failing on the next write.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(true) => ExitCode::SUCCESS,
