@@ -563,7 +563,10 @@ fn explain(input: &Input, out: &Output) -> Result<bool> {
 fn grade(input: &Input, json: bool) -> Result<bool> {
     let mut ok = true;
     let mut results = Vec::new();
-    for spec in input.problems()? {
+    let specs = input.problems()?;
+    let many = specs.len() > 1;
+    let mut tally = std::collections::BTreeMap::new();
+    for spec in specs {
         let p = logic_problem(spec)?;
         if report_conflicts(&p, json, &mut results) {
             ok = false;
@@ -594,6 +597,7 @@ fn grade(input: &Input, json: bool) -> Result<bool> {
             continue;
         }
         let o = logic::solve(&p, 4).map_err(|e| bad(e.to_string()))?;
+        *tally.entry((o.grade, o.top_tier)).or_insert(0usize) += 1;
         let cells = o.grid.len();
         let open = o.grid.iter().filter(|&&k| k == Know::Unknown).count();
         let hardest = o
@@ -636,6 +640,27 @@ fn grade(input: &Input, json: bool) -> Result<bool> {
     }
     if json {
         print_json(results);
+    } else if many {
+        let graded: usize = tally.values().sum();
+        let parts: Vec<String> = Grade::ALL
+            .iter()
+            .map(|g| {
+                let n: usize = tally.iter().filter(|(k, _)| k.0 == *g).map(|x| x.1).sum();
+                format!("{n} {g}")
+            })
+            .collect();
+        let tiers: Vec<String> = (1..=4u8)
+            .map(|t| {
+                let n: usize = tally
+                    .iter()
+                    .filter(|(k, _)| k.0 != Grade::Extreme && k.1.max(1) == t)
+                    .map(|x| x.1)
+                    .sum();
+                format!("{n} need tier {t}")
+            })
+            .collect();
+        println!("{graded} graded: {}", parts.join(", "));
+        println!("solved by the rules: {}", tiers.join(", "));
     }
     Ok(ok)
 }
