@@ -1,9 +1,11 @@
 //! Generated puzzles: unique (re-proved by the SAT engine, which the generator does not
 //! use), minimal (dropping any clue gives a second solution), and true to the options.
 
+mod common;
+
 use broadside::generate::{GenerateError, GenerateOptions, default_fleet, generate};
 use broadside::logic::{self, Grade, Know};
-use broadside::{Clue, CountOptions, Dims, Enumerator, Fleet, SatEngine, validate};
+use broadside::{Clue, CountOptions, Dims, Fleet, SatEngine, validate};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -40,21 +42,7 @@ fn generated_puzzles_are_unique_and_minimal() {
             solution
         );
         assert_eq!(spec.fleet, default_fleet(Dims::new(w, h)));
-        assert_minimal(&spec);
-    }
-}
-
-/// Without any one clue, a second solution appears.
-fn assert_minimal(spec: &broadside::ProblemSpec) {
-    for cell in (0..spec.dims.cells()).filter(|&c| spec.clue(c).is_some()) {
-        let mut fewer = spec.clone();
-        fewer.clues[cell] = None;
-        let p = fewer.build().unwrap();
-        assert!(
-            !Enumerator::new(&p).is_unique(),
-            "{}: the clue at {cell} is not needed",
-            spec.dims
-        );
+        common::assert_minimal(&spec);
     }
 }
 
@@ -74,7 +62,7 @@ fn every_grade_can_be_asked_for() {
         let p = spec.clone().build().unwrap();
         assert_eq!(logic::grade(&p).unwrap(), grade, "{w}x{h} seed {seed}");
         assert!(unique_by_sat(&spec), "{w}x{h} seed {seed}");
-        assert_minimal(&spec);
+        common::assert_minimal(&spec);
         // What the rules decide is the solution's.
         let truth = spec.solution.as_ref().unwrap().cells().collect::<Vec<_>>();
         let out = logic::solve(&p, 4).unwrap();
@@ -113,7 +101,7 @@ fn large_boards_use_the_logic_and_stay_minimal() {
     .unwrap();
     assert_eq!(spec.fleet, default_fleet(Dims::new(20, 20)));
     assert!(unique_by_sat(&spec));
-    assert_minimal(&spec);
+    common::assert_minimal(&spec);
 }
 
 #[test]

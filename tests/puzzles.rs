@@ -21,15 +21,7 @@ fn check_generated(name: &str, spec: &ProblemSpec) {
         let got = logic::grade(&spec.clone().build().unwrap()).unwrap();
         assert_eq!(got, want, "{name}");
     }
-    for cell in (0..spec.dims.cells()).filter(|&c| spec.clue(c).is_some()) {
-        let mut fewer = spec.clone();
-        fewer.clues[cell] = None;
-        let p = fewer.build().unwrap();
-        assert!(
-            !Enumerator::new(&p).is_unique(),
-            "{name}: clue {cell} is not needed"
-        );
-    }
+    common::assert_minimal(spec);
 }
 
 #[test]

@@ -320,3 +320,19 @@ pub fn external_puzzle_files() -> Option<Vec<std::path::PathBuf>> {
     files.sort();
     Some(files)
 }
+
+/// Asserts that a puzzle's clues are minimal: without any one of them, a second solution
+/// appears (decided by the enumerator).
+pub fn assert_minimal(spec: &ProblemSpec) {
+    for cell in (0..spec.dims.cells()).filter(|&c| spec.clue(c).is_some()) {
+        let mut fewer = spec.clone();
+        fewer.clues[cell] = None;
+        let p = fewer.build().unwrap();
+        assert!(
+            !broadside::Enumerator::new(&p).is_unique(),
+            "{} {:?}: the clue at {cell} is not needed",
+            spec.dims,
+            spec.meta.name
+        );
+    }
+}
