@@ -168,6 +168,9 @@ enum Command {
         /// Give ship clues as '*' only, never as segment kinds.
         #[arg(long)]
         no_segments: bool,
+        /// Give no water clues (only ship clues).
+        #[arg(long)]
+        no_water: bool,
         /// The grade every puzzle must have: easy, medium, hard or extreme (default: any).
         #[arg(long)]
         difficulty: Option<Grade>,
@@ -1300,6 +1303,12 @@ fn validate_sampler(
     Ok(v.pass)
 }
 
+/// The clue kinds a generated puzzle may show.
+struct Clues {
+    segments: bool,
+    water: bool,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn generate(
     size: Dims,
@@ -1308,7 +1317,7 @@ fn generate(
     count: usize,
     out: Option<&PathBuf>,
     hidden_counts: usize,
-    no_segments: bool,
+    clues: Clues,
     difficulty: Option<Grade>,
     time_limit: f64,
 ) -> Result<bool> {
@@ -1321,7 +1330,8 @@ fn generate(
         .map(|f| Fleet::parse(f, &[]).map_err(|e| bad(format!("--fleet: {e}"))))
         .transpose()?;
     opts.hidden_counts = hidden_counts;
-    opts.segments = !no_segments;
+    opts.segments = clues.segments;
+    opts.water = clues.water;
     opts.difficulty = difficulty;
     opts.time_limit = Duration::from_secs_f64(time_limit);
     if let Some(dir) = out {
@@ -1357,7 +1367,7 @@ fn generate(
             }
             None => {
                 if i > 0 {
-                    println!();
+                    println!("---");
                 }
                 print!("{text}");
             }
@@ -1370,7 +1380,7 @@ fn convert(input: &Input, to: To) -> Result<bool> {
     let specs = input.problems()?;
     for (i, spec) in specs.iter().enumerate() {
         if i > 0 && matches!(to, To::Text) {
-            println!();
+            println!("---");
         }
         match to {
             To::Text => print!("{}", format::text::print(spec)),
@@ -1445,6 +1455,7 @@ fn run(cli: Cli) -> Result<bool> {
             out,
             hidden_counts,
             no_segments,
+            no_water,
             difficulty,
             time_limit,
         } => generate(
@@ -1454,7 +1465,10 @@ fn run(cli: Cli) -> Result<bool> {
             count,
             out.as_ref(),
             hidden_counts,
-            no_segments,
+            Clues {
+                segments: !no_segments,
+                water: !no_water,
+            },
             difficulty,
             time_limit,
         ),

@@ -559,3 +559,32 @@ fn generate_makes_the_grade_asked_for() {
         stderr(&o)
     );
 }
+
+#[test]
+fn generate_honours_the_clue_kinds() {
+    for (flag, banned) in [("--no-water", '~'), ("--no-segments", '<')] {
+        let o = run(
+            &[
+                "generate", "--size", "10x10", flag, "--seed", "3", "--count", "3",
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = stdout(&o);
+        for puzzle in text.split("\nname:") {
+            let grid = puzzle
+                .split("grid:")
+                .nth(1)
+                .and_then(|g| g.split("solution:").next())
+                .unwrap();
+            let banned_here: &[char] = if banned == '~' {
+                &['~']
+            } else {
+                &['<', '>', '^', 'v', 'm', 'o']
+            };
+            assert!(!grid.contains(banned_here), "{flag}: {grid}");
+        }
+        let o = run(&["count", "--limit", "2", "-"], Some(&text));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+}

@@ -291,3 +291,21 @@ fn truncated_files_never_panic() {
         }
     }
 }
+
+#[test]
+fn text_files_hold_several_problems_separated_by_dashes() {
+    let one = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/10x10/rubin-113.txt"
+    ))
+    .unwrap();
+    let two = format!("{one}---\n{one}");
+    let specs = format::read("two.txt", &two).unwrap();
+    assert_eq!(specs.len(), 2);
+    assert_eq!(specs[0], specs[1]);
+    // An error in the second problem is reported at its line in the whole file.
+    let lines = one.lines().count();
+    let broken = format!("{one}---\nsize: 10x10\nfleet: 4 3\nnonsense here\n");
+    let e = format::read("broken.txt", &broken).unwrap_err();
+    assert_eq!(e.line, lines + 4, "{e}");
+}

@@ -108,7 +108,7 @@ impl Format {
 /// Errors name the file.
 pub fn read(name: &str, content: &str) -> Result<Vec<ProblemSpec>, ParseError> {
     let r = match Format::detect(name, content) {
-        Format::Text => text::parse(content).map(|p| vec![p]),
+        Format::Text => text::parse_many(content),
         Format::Json => json::parse(content).map(|p| vec![p]),
         Format::Jsonl => jsonl::parse(content),
         Format::Dzn => dzn::parse(content).map(|p| vec![p]),

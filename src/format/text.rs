@@ -54,6 +54,33 @@ enum Section {
 }
 
 /// Parses one problem in the text format.
+/// Parses one or more problems, separated by lines of `---` (what `broadside generate
+/// --count N` prints on standard output). Errors give the line in the whole input.
+pub fn parse_many(input: &str) -> Result<Vec<ProblemSpec>, ParseError> {
+    let mut out = Vec::new();
+    let mut chunk = String::new();
+    let (mut first_line, mut line) = (0, 0);
+    for raw in input.lines().chain(std::iter::once("---")) {
+        if raw.trim() == "---" {
+            if !chunk.trim().is_empty() || out.is_empty() {
+                out.push(parse(&chunk).map_err(|mut e| {
+                    e.line += first_line;
+                    e
+                })?);
+            }
+            chunk.clear();
+            line += 1;
+            first_line = line;
+            continue;
+        }
+        chunk.push_str(raw);
+        chunk.push('\n');
+        line += 1;
+    }
+    Ok(out)
+}
+
+/// Parses one problem.
 pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     let mut dims: Option<Dims> = None;
     let mut fleet_text: Option<(String, usize, usize)> = None;
