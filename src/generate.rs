@@ -204,7 +204,7 @@ pub fn generate<R: Rng + ?Sized>(
     if !empty.conflicts().is_empty() {
         return Err(GenerateError::NoLayout(d));
     }
-    let logic_applies = logic::deduce(&empty, 1).is_ok();
+    let logic_applies = logic::supports(&empty).is_ok();
     if opts.difficulty.is_some() && !logic_applies {
         return Err(GenerateError::Request(
             "difficulty grades are for fleets of straight ships".into(),

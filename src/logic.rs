@@ -195,9 +195,7 @@ struct Solver {
 
 impl Solver {
     fn new(p: &Problem) -> Result<Self, LogicUnsupported> {
-        if p.rules() != Rules::NoTouch || !p.fleet().is_straight() || !p.any_of().is_empty() {
-            return Err(LogicUnsupported::Model);
-        }
+        supports(p)?;
         let d = p.dims();
         let spec = p.spec();
         let seg = (0..d.cells())
@@ -1068,6 +1066,14 @@ fn run(
         decided_by_tier: per_tier,
         grade,
     })
+}
+
+/// Whether the logical solver takes the problem: straight ships that never touch, no sonar.
+pub fn supports(p: &Problem) -> Result<(), LogicUnsupported> {
+    if p.rules() != Rules::NoTouch || !p.fleet().is_straight() || !p.any_of().is_empty() {
+        return Err(LogicUnsupported::Model);
+    }
+    Ok(())
 }
 
 /// Solves `problem` with the tiers up to `max_tier` (1 to 4), recording every step.

@@ -453,7 +453,7 @@ fn cell_list(d: Dims, cells: &[usize]) -> String {
 /// The logical solver on a problem, or a usage error saying why it does not apply.
 fn logic_problem(spec: ProblemSpec) -> Result<Problem> {
     let p = build(spec)?;
-    logic::deduce(&p, 1).map_err(|e| bad(format!("{}: {e}", label(&p))))?;
+    logic::supports(&p).map_err(|e| bad(format!("{}: {e}", label(&p))))?;
     Ok(p)
 }
 
