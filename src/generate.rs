@@ -122,6 +122,23 @@ struct Budget {
 }
 
 impl Budget {
+    /// Giving up on a grade: how many attempts, and the grades they made instead.
+    fn no_grade(&self, want: Grade, attempts: u64, seen: &[u64; 4]) -> GenerateError {
+        let tally: Vec<String> = Grade::ALL
+            .iter()
+            .filter(|g| seen[**g as usize] > 0)
+            .map(|g| format!("{} {g}", seen[*g as usize]))
+            .collect();
+        let instead = if tally.is_empty() {
+            "none finished".to_string()
+        } else {
+            format!("made {} instead", tally.join(", "))
+        };
+        self.gave_up(format!(
+            "no {want} puzzle in {attempts} attempts ({instead})"
+        ))
+    }
+
     fn left(&self) -> Option<Duration> {
         self.limit.checked_sub(self.start.elapsed())
     }
@@ -227,28 +244,13 @@ pub fn generate<R: Rng + ?Sized>(
         let layout = hidden.draw(rng, &budget)?;
         attempts += 1;
         let attempt = Attempt::new(opts, d, fleet.clone(), layout, rng);
-        let gave_up = |seen: &[u64; 4], attempts: u64, want: Grade| {
-            let tally: Vec<String> = Grade::ALL
-                .iter()
-                .filter(|g| seen[**g as usize] > 0)
-                .map(|g| format!("{} {g}", seen[*g as usize]))
-                .collect();
-            let instead = if tally.is_empty() {
-                "none finished".to_string()
-            } else {
-                format!("made {} instead", tally.join(", "))
-            };
-            budget.gave_up(format!(
-                "no {want} puzzle in {attempts} attempts ({instead})"
-            ))
-        };
         let spec = match (
             attempt.run(opts, logic_applies, &budget, rng),
             opts.difficulty,
         ) {
             (Ok(spec), _) => spec,
             (Err(GenerateError::Budget(..)), Some(want)) => {
-                return Err(gave_up(&seen, attempts, want));
+                return Err(budget.no_grade(want, attempts, &seen));
             }
             (Err(e), _) => return Err(e),
         };
@@ -266,7 +268,7 @@ pub fn generate<R: Rng + ?Sized>(
         }
         seen[got as usize] += 1;
         if budget.left().is_none() {
-            return Err(gave_up(&seen, attempts, want));
+            return Err(budget.no_grade(want, attempts, &seen));
         }
     }
 }

@@ -465,8 +465,9 @@ impl Solver {
             .is_none_or(|k| ships[place.along] + new <= k)
     }
 
-    /// Checks the grid for a plain contradiction.
-    fn check(&self, g: &[Know]) -> Found {
+    /// Checks the grid for a plain contradiction; returns the groups of found ship cells and
+    /// the ships still to be found (valid until the grid changes).
+    fn check(&self, g: &[Know]) -> Result<(Vec<Piece>, Vec<usize>), Contradiction> {
         let ships = self.ships_per_line(g);
         for (i, line) in self.lines.iter().enumerate() {
             if let Some(k) = line.count {
@@ -508,7 +509,7 @@ impl Solver {
         if !g.contains(&Know::Unknown) && left.iter().any(|&n| n > 0) {
             return Err(Contradiction);
         }
-        Ok(())
+        Ok((pieces, left))
     }
 
     /// Tier 1.
@@ -618,14 +619,18 @@ impl Solver {
     }
 
     /// Tier 2.
-    fn fleet_rules(&self, g: &mut [Know], out: &mut Out) -> Found {
+    fn fleet_rules(
+        &self,
+        g: &mut [Know],
+        out: &mut Out,
+        pieces: &[Piece],
+        left: &[usize],
+    ) -> Found {
         let snap = g.to_vec();
-        let pieces = self.pieces(&snap)?;
-        let left = self.remaining(&pieces)?;
         let longest = (1..left.len()).rev().find(|&l| left[l] > 0).unwrap_or(0);
         let d = self.d;
         // A run as long as the longest ship left is that ship.
-        for p in &pieces {
+        for p in pieces {
             if p.complete || p.cells.len() != longest || longest < 2 {
                 continue;
             }
@@ -783,16 +788,14 @@ impl Solver {
     }
 
     /// Tier 3: line overlap, with the pieces the remaining fleet can supply.
-    fn overlap(&self, g: &mut [Know], out: &mut Out) -> Found {
-        let pieces = self.pieces(g)?;
-        let left = self.remaining(&pieces)?;
+    fn overlap(&self, g: &mut [Know], out: &mut Out, left: &[usize]) -> Found {
         let longer_left = left.iter().skip(2).any(|&n| n > 0);
         for line in &self.lines {
             let Some(k) = line.count else { continue };
             if !line.cells.iter().any(|&c| g[c] == Know::Unknown) {
                 continue;
             }
-            let can = self.line_options(g, line, k, &left, longer_left)?;
+            let can = self.line_options(g, line, k, left, longer_left)?;
             let set: Vec<(usize, Know)> = line
                 .cells
                 .iter()
@@ -945,14 +948,16 @@ impl Solver {
     /// Applies tiers 1 to `max` until nothing changes.
     fn propagate(&self, g: &mut [Know], max: u8, out: &mut Out) -> Found {
         loop {
-            self.check(g)?;
+            // The tiers after the first run only when the ones before changed nothing, so
+            // the grid they see is the one checked here.
+            let (pieces, left) = self.check(g)?;
             out.changed = false;
             for tier in 1..=max {
                 out.tier = tier;
                 match tier {
                     1 => self.basics(g, out)?,
-                    2 => self.fleet_rules(g, out)?,
-                    3 => self.overlap(g, out)?,
+                    2 => self.fleet_rules(g, out, &pieces, &left)?,
+                    3 => self.overlap(g, out, &left)?,
                     _ => self.contradiction(g, out)?,
                 }
                 if out.changed {
