@@ -22,6 +22,16 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
     let e = Enumerator::new(&problem).count(&opts).unwrap();
     prop_assert_eq!(d.count, e.count, "seed {}", seed);
     prop_assert_eq!(&d.per_cell, &e.per_cell, "seed {}", seed);
+    // The passes split between threads give the same answer.
+    let split = dp
+        .count(&CountOptions {
+            per_cell: true,
+            parallel: true,
+            ..Default::default()
+        })
+        .unwrap();
+    prop_assert_eq!(split.count, d.count, "seed {}", seed);
+    prop_assert_eq!(&split.per_cell, &d.per_cell, "seed {}", seed);
     if e.count <= 3000 {
         let s = SatEngine::new(&problem).count(&opts).unwrap();
         prop_assert_eq!(s.count, d.count, "seed {}", seed);

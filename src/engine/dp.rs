@@ -125,8 +125,27 @@ impl Table {
         self.slots.iter().copied().filter(|(k, _)| *k != VACANT)
     }
 
-    fn clear(&mut self) {
-        self.slots.fill((VACANT, 0));
+    /// Empties the table, sized for about `expected` entries: a table far too small or far
+    /// too large is replaced (scans cost its capacity), else cleared in place.
+    fn reset(&mut self, expected: usize) {
+        let want = (expected.max(8) * 2).next_power_of_two();
+        if self.slots.len() < want || self.slots.len() > 4 * want {
+            *self = Table::with_capacity(expected);
+        } else if self.len > 0 {
+            self.slots.fill((VACANT, 0));
+            self.len = 0;
+        }
+    }
+
+    /// Hands every entry to `f` and leaves the table empty: one pass that reads and clears
+    /// each slot, so clearing costs no second pass.
+    fn drain(&mut self, mut f: impl FnMut(Key, u64)) {
+        for slot in &mut self.slots {
+            if slot.0 != VACANT {
+                f(slot.0, slot.1);
+                *slot = (VACANT, 0);
+            }
+        }
         self.len = 0;
     }
 }
@@ -167,7 +186,8 @@ impl Batch {
 /// reaches, so every layout is drawn with probability exactly 1 / (number of layouts).
 pub struct DpSampler<'p> {
     dp: DpEngine<'p>,
-    tables: Vec<Table>,
+    /// Per layer, the completions of its states, split by owner.
+    tables: Vec<Vec<Table>>,
     total: u128,
 }
 
@@ -191,7 +211,7 @@ impl DpSampler<'_> {
             options.clear();
             let next = &self.tables[cell + 1];
             self.dp.step(key, cell, |k, mv| {
-                if let Some(b) = next.get(k) {
+                if let Some(b) = next[self.dp.owner(cell + 1, k, next.len())].get(k) {
                     options.push((k, mv, b));
                 }
             });
@@ -328,6 +348,9 @@ pub struct DpEngine<'p> {
     water: Vec<bool>,
     ship: Vec<bool>,
     no_touch: bool,
+    /// Per column, the label bits of every other column: what the transition at a cell of
+    /// that column leaves unchanged.
+    ctx: Vec<Key>,
 }
 
 impl<'p> DpEngine<'p> {
@@ -414,6 +437,12 @@ impl<'p> DpEngine<'p> {
             water,
             ship,
             no_touch: problem.rules() == Rules::NoTouch,
+            ctx: (0..d.width)
+                .map(|c| {
+                    let labels: Key = (1 << (d.width as u32 * label_bits)) - 1;
+                    labels & !(((1 << label_bits) - 1) << (c as u32 * label_bits))
+                })
+                .collect(),
         })
     }
 
@@ -500,12 +529,37 @@ impl<'p> DpEngine<'p> {
         }
     }
 
+    /// Which of `parts` (a power of two) workers owns a state before cell `j`. It hashes
+    /// only the labels the transition at `j` leaves alone, so all the successors of the
+    /// states one worker owns differ from those of every other worker: each worker fills its
+    /// own table, with no locks and nothing to merge.
+    #[inline]
+    fn owner(&self, j: usize, key: Key, parts: usize) -> usize {
+        if parts == 1 {
+            return 0;
+        }
+        let h = (key & self.ctx[j % self.pack.width]).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        (h >> (64 - parts.trailing_zeros())) as usize
+    }
+
+    /// How many workers a pass uses: every thread of the pool when `opts.parallel`, rounded
+    /// down to a power of two, else one.
+    fn parts(opts: &CountOptions) -> usize {
+        if opts.parallel {
+            let n = rayon::current_num_threads().max(1);
+            1 << (usize::BITS - 1 - n.leading_zeros())
+        } else {
+            1
+        }
+    }
+
     /// Prepares exact uniform sampling: the forward and backward passes, keeping every
     /// layer's completions. Memory grows with the states (about 32 bytes each; the empty
-    /// 10x10 board has some 2.5e7).
+    /// 10x10 board has some 2e7).
     pub fn sampler(self) -> Result<DpSampler<'p>, CountError> {
         let opts = CountOptions {
             per_cell: true,
+            parallel: true,
             ..CountOptions::default()
         };
         // Without a time limit the forward pass cannot stop early.
@@ -524,8 +578,9 @@ impl<'p> DpEngine<'p> {
         (0..self.lens.len()).all(|t| self.pack.used(key, t) == self.counts[t])
     }
 
-    /// Counts layouts, and per-cell counts when `opts.per_cell`. Limits are ignored: the DP
-    /// takes time polynomial in the number of states, not in the count.
+    /// Counts layouts, and per-cell counts when `opts.per_cell`, on every core when
+    /// `opts.parallel`. A count limit is ignored: the DP takes time polynomial in the number
+    /// of states, not in the count.
     pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
         let (layers, total) = match self.forward(opts, opts.per_cell) {
             Ok(x) => x,
@@ -555,44 +610,70 @@ impl<'p> DpEngine<'p> {
         })
     }
 
-    /// The forward pass: the states after each cell with their counts (all layers when
+    /// The forward pass: the states before each cell with their counts (all layers when
     /// `keep`, else only the last), and the total. `Err(None)` when the time limit ran out.
-    #[allow(clippy::type_complexity)]
     fn forward(
         &self,
         opts: &CountOptions,
         keep: bool,
-    ) -> Result<(Vec<Vec<(Key, u64)>>, u128), Option<CountError>> {
+    ) -> Result<(Vec<Layer>, u128), Option<CountError>> {
         let cells = self.problem.dims().cells();
+        let parts = DpEngine::parts(opts);
         // Only per-cell counts need the layers kept for the backward pass.
-        let mut layers: Vec<Vec<(Key, u64)>> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
-        let mut current: Vec<(Key, u64)> = vec![(0, 1)];
-        let mut next = Table::with_capacity(1 << 10);
-        let mut batch = Batch::new();
+        let mut layers: Vec<Layer> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
+        let mut current = Layer::new(parts);
+        current.chunks[self.owner(0, 0, parts)].push((0, 1));
+        let mut workers: Vec<Forward> = (0..parts).map(|_| Forward::new(parts)).collect();
         let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Err(None);
             }
-            next.clear();
-            for &(key, n) in &current {
-                self.step(key, cell, |k, _| batch.push(&mut next, k, n));
-            }
-            batch.flush(&mut next);
-            if !batch.ok {
+            let input = &current;
+            run(&mut workers, |i, w| {
+                let Forward { table, batch, out } = w;
+                table.reset(input.part_len(i));
+                for chunk in input.part(i) {
+                    for &(key, n) in chunk {
+                        self.step(key, cell, |k, _| batch.push(table, k, n));
+                    }
+                }
+                batch.flush(table);
+                let share = table.len / parts + 16;
+                for o in out.iter_mut() {
+                    o.reserve(share);
+                }
+                table.drain(|k, n| out[self.owner(cell + 1, k, parts)].push((k, n)));
+            });
+            if workers.iter().any(|w| !w.batch.ok) {
                 return Err(Some(CountError::Overflow));
             }
             if let Some(p) = &opts.progress {
                 p(cell as u64 + 1, 2 * cells as u64);
             }
-            let following: Vec<(Key, u64)> = next.entries().collect();
-            let previous = std::mem::replace(&mut current, following);
+            let mut next = Layer::new(0);
+            next.parts = parts;
+            for w in &mut workers {
+                next.chunks.append(&mut w.out);
+            }
+            let previous = std::mem::replace(&mut current, next);
             if keep {
                 layers.push(previous);
+                for w in &mut workers {
+                    w.out = (0..parts).map(|_| Vec::new()).collect();
+                }
+            } else {
+                // The spent layer's buffers take the next one.
+                for (j, mut chunk) in previous.chunks.into_iter().enumerate() {
+                    chunk.clear();
+                    workers[j / parts].out.push(chunk);
+                }
             }
         }
         let total: u128 = current
+            .chunks
             .iter()
+            .flatten()
             .filter(|(k, _)| self.is_final(*k))
             .map(|&(_, n)| n as u128)
             .sum();
@@ -603,72 +684,93 @@ impl<'p> DpEngine<'p> {
     /// The backward pass: completions per state, and per cell the layouts with a ship there.
     /// Lookups go in chunks whose slots are prefetched first, like the forward inserts.
     ///
-    /// With `keep`, also returns each layer's table of completions (index `i`: the states
-    /// before cell `i`), which is what uniform sampling walks.
+    /// With `keep`, also returns each layer's tables of completions (index `i`: the states
+    /// before cell `i`, split by owner), which is what uniform sampling walks.
+    #[allow(clippy::type_complexity)]
     fn marginals(
         &self,
-        layers: &[Vec<(Key, u64)>],
+        layers: &[Layer],
         opts: &CountOptions,
         keep: bool,
-    ) -> Result<(Vec<u128>, Vec<Table>), CountError> {
+    ) -> Result<(Vec<u128>, Vec<Vec<Table>>), CountError> {
         const CHUNK: usize = 16;
         let cells = layers.len() - 1;
+        let parts = layers[cells].parts;
         let mut per_cell = vec![0u128; cells];
-        let mut back = Table::with_capacity(layers[cells].len());
-        for &(k, _) in &layers[cells] {
-            if self.is_final(k) {
-                back.add(k, 1);
-            }
-        }
-        let mut here = Table::with_capacity(1 << 10);
+        let mut back: Vec<Table> = (0..parts)
+            .map(|i| {
+                let mut t = Table::with_capacity(layers[cells].part_len(i));
+                for chunk in layers[cells].part(i) {
+                    for &(k, _) in chunk {
+                        if self.is_final(k) {
+                            t.add(k, 1);
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        let mut workers: Vec<Backward> = (0..parts).map(|_| Backward::new()).collect();
         let mut kept = Vec::new();
-        let mut batch = Batch::new();
-        // (index in chunk, successor, ship on the cell)
-        let mut succ: Vec<(usize, Key, bool)> = Vec::with_capacity(CHUNK * 8);
-        let mut ok = true;
         for cell in (0..cells).rev() {
-            here.clear();
-            let mut ships = 0u128;
-            for chunk in layers[cell].chunks(CHUNK) {
-                succ.clear();
-                for (i, &(key, _)) in chunk.iter().enumerate() {
-                    self.step(key, cell, |k, mv| {
-                        let ship = mv != Move::Water;
-                        back.prefetch(k);
-                        succ.push((i, k, ship));
-                    });
-                }
-                let mut b = [0u64; CHUNK];
-                for &(i, k, ship) in &succ {
-                    if let Some(bn) = back.get(k) {
-                        match b[i].checked_add(bn) {
-                            Some(x) => b[i] = x,
-                            None => ok = false,
+            let layer = &layers[cell];
+            let next = &back;
+            run(&mut workers, |i, w| {
+                let Backward {
+                    here,
+                    batch,
+                    succ,
+                    ships,
+                    ok,
+                } = w;
+                here.reset(layer.part_len(i));
+                *ships = 0;
+                for chunk in layer.part(i).flat_map(|c| c.chunks(CHUNK)) {
+                    // (index in chunk, successor, its owner, ship on the cell)
+                    succ.clear();
+                    for (i, &(key, _)) in chunk.iter().enumerate() {
+                        self.step(key, cell, |k, mv| {
+                            let o = self.owner(cell + 1, k, parts);
+                            next[o].prefetch(k);
+                            succ.push((i, k, o, mv != Move::Water));
+                        });
+                    }
+                    let mut b = [0u64; CHUNK];
+                    for &(i, k, o, ship) in succ.iter() {
+                        if let Some(bn) = next[o].get(k) {
+                            match b[i].checked_add(bn) {
+                                Some(x) => b[i] = x,
+                                None => *ok = false,
+                            }
+                            if ship {
+                                // fwd * bn counts layouts, so it is at most the total.
+                                *ships += chunk[i].1 as u128 * bn as u128;
+                            }
                         }
-                        if ship {
-                            // fwd * bn counts layouts, so it is at most the total.
-                            ships += chunk[i].1 as u128 * bn as u128;
+                    }
+                    for (i, &(key, _)) in chunk.iter().enumerate() {
+                        if b[i] > 0 {
+                            batch.push(here, key, b[i]);
                         }
                     }
                 }
-                for (i, &(key, _)) in chunk.iter().enumerate() {
-                    if b[i] > 0 {
-                        batch.push(&mut here, key, b[i]);
-                    }
-                }
-            }
-            batch.flush(&mut here);
-            if !ok || !batch.ok {
+                batch.flush(here);
+                *ok &= batch.ok;
+            });
+            if workers.iter().any(|w| !w.ok) {
                 return Err(CountError::Overflow);
             }
-            per_cell[cell] = ships;
-            let filled = std::mem::replace(&mut here, Table::with_capacity(0));
-            let done = std::mem::replace(&mut back, filled);
+            per_cell[cell] = workers.iter().map(|w| w.ships).sum();
+            for (w, t) in workers.iter_mut().zip(back.iter_mut()) {
+                std::mem::swap(&mut w.here, t);
+            }
             if keep {
-                kept.push(done);
-                here = Table::with_capacity(1 << 10);
-            } else {
-                here = done;
+                kept.push(
+                    workers
+                        .iter_mut()
+                        .map(|w| std::mem::replace(&mut w.here, Table::with_capacity(0)))
+                        .collect(),
+                );
             }
             if let Some(p) = &opts.progress {
                 p((2 * cells - cell) as u64, 2 * cells as u64);
@@ -679,5 +781,81 @@ impl<'p> DpEngine<'p> {
             kept.reverse();
         }
         Ok((per_cell, kept))
+    }
+}
+
+/// The states before one cell with their counts, in `parts * parts` chunks: chunk
+/// `w * parts + i` was filled by worker `w` and holds states worker `i` owns.
+struct Layer {
+    parts: usize,
+    chunks: Vec<Vec<(Key, u64)>>,
+}
+
+impl Layer {
+    fn new(parts: usize) -> Layer {
+        Layer {
+            parts,
+            chunks: (0..parts * parts).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    /// The chunks of the states worker `i` owns.
+    fn part(&self, i: usize) -> impl Iterator<Item = &[(Key, u64)]> {
+        (0..self.parts).map(move |w| self.chunks[w * self.parts + i].as_slice())
+    }
+
+    fn part_len(&self, i: usize) -> usize {
+        self.part(i).map(<[_]>::len).sum()
+    }
+}
+
+/// One worker of the forward pass: its table of next states and its outgoing chunks.
+struct Forward {
+    table: Table,
+    batch: Batch,
+    out: Vec<Vec<(Key, u64)>>,
+}
+
+impl Forward {
+    fn new(parts: usize) -> Forward {
+        Forward {
+            table: Table::with_capacity(1 << 10),
+            batch: Batch::new(),
+            out: (0..parts).map(|_| Vec::new()).collect(),
+        }
+    }
+}
+
+/// One worker of the backward pass.
+struct Backward {
+    here: Table,
+    batch: Batch,
+    succ: Vec<(usize, Key, usize, bool)>,
+    ships: u128,
+    ok: bool,
+}
+
+impl Backward {
+    fn new() -> Backward {
+        Backward {
+            here: Table::with_capacity(1 << 10),
+            batch: Batch::new(),
+            succ: Vec::with_capacity(128),
+            ships: 0,
+            ok: true,
+        }
+    }
+}
+
+/// Runs `f(i, worker)` for every worker, on the pool's threads when there are several.
+fn run<W: Send>(workers: &mut [W], f: impl Fn(usize, &mut W) + Sync) {
+    use rayon::prelude::*;
+    if let [only] = workers {
+        f(0, only);
+    } else {
+        workers
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| f(i, w));
     }
 }
