@@ -1,20 +1,32 @@
 //! The transfer-matrix engine: a broken-profile dynamic program over cells.
 //!
-//! Cells are scanned row-major. The state after a cell is the *profile* of the last `W` cells
-//! (one per column: the most recent cell of that column), each labelled free, occupied (by a
-//! ship that does not continue down), or "a vertical ship of type `t` continues below with `k`
-//! cells left"; the horizontal ship running into the next cell (type and cells left), if any;
-//! under the no-touch rule whether the cell diagonally up-left of the next cell is occupied;
-//! and how many ships of each type are already used. At each cell the ship either continues
-//! (forced), a new ship starts (only at a placement the problem allows, which carries every
-//! clue and per-placement observation), or the cell is water. Hits, misses and rocks are
-//! local to the cell.
+//! Cells are scanned row-major. The state before a cell holds the labels of the last `W`
+//! cells scanned, oldest first, so the oldest is the cell above and the youngest the cell to
+//! the left. A label is free, occupied (by a ship that does not continue down), or "a
+//! vertical ship continues below with `k` cells left". The state also holds the horizontal
+//! ship running into the cell (cells left), if any; under the no-touch rule whether the cell
+//! diagonally up-left is occupied; and how many ships of each type are already used (a ship
+//! is charged when it starts, so ships of different types share labels). At each cell the
+//! ship either continues (forced), a new ship starts (only at a placement the problem allows,
+//! which carries every clue and per-placement observation), or the cell is water. Hits,
+//! misses and rocks are local to the cell.
+//!
+//! A state is packed into a `u64` key, the labels in its most significant bits, oldest
+//! first. Each transition drops the oldest label and appends one, so it shifts the key; the
+//! states of a layer are kept *sorted*, and the states that share their labels but the oldest
+//! (a *group*) have successors that share a prefix. Grouping is a merge of at most eight
+//! sorted runs (one per oldest label), and the successors of a group, sorted among
+//! themselves, follow those of the groups before it: each layer is built in order, in one
+//! sequential sweep, with no hash table. Counts live in arrays beside the sorted keys.
 //!
 //! One forward pass keeps the count of partial layouts reaching each state; one backward pass
 //! counts completions, and a cell's count is the sum, over transitions that put a ship on it,
-//! of forward times backward. States are packed into a `u64` key, so the DP applies when the
-//! profile fits in 63 bits: straight fleets, no row or column counts (those are global), and
-//! boards up to about 20 columns for the classic fleets. [`DpEngine::supports`] says why not.
+//! of forward times backward. Both passes split the groups between the cores at pivots, so
+//! each core writes its own sorted stretch. The DP applies when the state fits in 63 bits:
+//! straight fleets, no row or column counts (those are global), and boards up to about 20
+//! columns for the classic fleets. [`DpEngine::supports`] says why not.
+
+use std::ops::Range;
 
 use crate::clue::Clue;
 use crate::layout::{Layout, Ship};
@@ -23,171 +35,23 @@ use crate::rules::Rules;
 
 use super::{CountError, CountOptions, CountResult};
 
-/// A state key: the packed profile.
+/// A state key: the packed state.
 type Key = u64;
 
-/// Open-addressing map from state keys to counts: linear probing in a power-of-two table
-/// of (key, count) slots, so a probe touches one cache line. Counts are `u64` with checked
-/// arithmetic (a count past 2^64 is reported, never wrapped). Inserts come in batches whose
-/// slots are prefetched first, so the cache misses of a batch overlap.
-struct Table {
-    slots: Vec<(Key, u64)>,
-    len: usize,
+/// The states before one cell, sorted by key, with the number of partial layouts reaching
+/// each.
+struct Layer {
+    keys: Vec<Key>,
+    counts: Vec<u64>,
 }
 
-/// No state packs to all ones: keys use at most 63 bits.
-const VACANT: Key = Key::MAX;
-
-/// Inserts buffered before they are applied (their slots prefetched meanwhile).
-const BATCH: usize = 64;
-
-impl Table {
-    fn with_capacity(n: usize) -> Table {
-        let cap = (n.max(8) * 2).next_power_of_two();
-        Table {
-            slots: vec![(VACANT, 0); cap],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn slot(&self, k: Key) -> usize {
-        let h = (k ^ (k >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (h >> 32) as usize & (self.slots.len() - 1)
-    }
-
-    #[inline]
-    fn prefetch(&self, k: Key) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is only a hint, and the address lies inside the table.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p = self.slots.as_ptr().add(self.slot(k)) as *const i8;
-            _mm_prefetch(p, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = k;
-    }
-
-    /// Adds `v` to the count of `k`; false on overflow.
-    #[inline]
-    fn add(&mut self, k: Key, v: u64) -> bool {
-        if 2 * (self.len + 1) > self.slots.len() {
-            self.grow();
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(k);
-        loop {
-            let (at, n) = &mut self.slots[i];
-            if *at == k {
-                return match n.checked_add(v) {
-                    Some(x) => {
-                        *n = x;
-                        true
-                    }
-                    None => false,
-                };
-            }
-            if *at == VACANT {
-                *at = k;
-                *n = v;
-                self.len += 1;
-                return true;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    #[inline]
-    fn get(&self, k: Key) -> Option<u64> {
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(k);
-        loop {
-            let (at, n) = self.slots[i];
-            if at == k {
-                return Some(n);
-            }
-            if at == VACANT {
-                return None;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::replace(self, Table::with_capacity(self.slots.len()));
-        for (k, v) in old.entries() {
-            self.add(k, v);
-        }
-    }
-
-    fn entries(&self) -> impl Iterator<Item = (Key, u64)> + '_ {
-        self.slots.iter().copied().filter(|(k, _)| *k != VACANT)
-    }
-
-    /// Empties the table, sized for about `expected` entries: a table far too small or far
-    /// too large is replaced (scans cost its capacity), else cleared in place.
-    fn reset(&mut self, expected: usize) {
-        let want = (expected.max(8) * 2).next_power_of_two();
-        if self.slots.len() < want || self.slots.len() > 4 * want {
-            *self = Table::with_capacity(expected);
-        } else if self.len > 0 {
-            self.slots.fill((VACANT, 0));
-            self.len = 0;
-        }
-    }
-
-    /// Hands every entry to `f` and leaves the table empty: one pass that reads and clears
-    /// each slot, so clearing costs no second pass.
-    fn drain(&mut self, mut f: impl FnMut(Key, u64)) {
-        for slot in &mut self.slots {
-            if slot.0 != VACANT {
-                f(slot.0, slot.1);
-                *slot = (VACANT, 0);
-            }
-        }
-        self.len = 0;
-    }
-}
-
-/// A batch of pending inserts into a [`Table`].
-struct Batch {
-    pending: Vec<(Key, u64)>,
-    ok: bool,
-}
-
-impl Batch {
-    fn new() -> Batch {
-        Batch {
-            pending: Vec::with_capacity(BATCH),
-            ok: true,
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, t: &mut Table, k: Key, v: u64) {
-        t.prefetch(k);
-        self.pending.push((k, v));
-        if self.pending.len() == BATCH {
-            self.flush(t);
-        }
-    }
-
-    fn flush(&mut self, t: &mut Table) {
-        for &(k, v) in &self.pending {
-            self.ok &= t.add(k, v);
-        }
-        self.pending.clear();
-    }
-}
-
-/// Exact uniform sampling of layouts through the DP's tables: from the first cell on, each
+/// Exact uniform sampling of layouts through the DP's layers: from the first cell on, each
 /// transition is taken with probability proportional to the completions of the state it
 /// reaches, so every layout is drawn with probability exactly 1 / (number of layouts).
 pub struct DpSampler<'p> {
     dp: DpEngine<'p>,
-    /// Per layer, the completions of its states, split by owner.
-    tables: Vec<Vec<Table>>,
+    /// Per layer, its sorted keys and each state's completions.
+    layers: Vec<(Vec<Key>, Vec<u64>)>,
     total: u128,
 }
 
@@ -204,15 +68,20 @@ impl DpSampler<'_> {
             return None;
         }
         let d = self.dp.problem.dims();
+        let pk = &self.dp.pack;
         let mut key: Key = 0;
         let mut ships = Vec::new();
         let mut options: Vec<(Key, Move, u64)> = Vec::with_capacity(8);
         for cell in 0..d.cells() {
             options.clear();
-            let next = &self.tables[cell + 1];
+            let (keys, completions) = &self.layers[cell + 1];
+            // Every successor lies in the stretch of the next layer this state's group leads to.
+            let g = pk.group_in(key);
+            let lo = keys.partition_point(|&k| pk.group_out(k) < g);
+            let hi = lo + keys[lo..].partition_point(|&k| pk.group_out(k) == g);
             self.dp.step(key, cell, |k, mv| {
-                if let Some(b) = next[self.dp.owner(cell + 1, k, next.len())].get(k) {
-                    options.push((k, mv, b));
+                if let Ok(i) = keys[lo..hi].binary_search(&k) {
+                    options.push((k, mv, completions[lo + i]));
                 }
             });
             let sum: u64 = options.iter().map(|o| o.2).sum();
@@ -263,11 +132,15 @@ pub enum DpUnsupported {
     TooWide,
 }
 
-/// Field layout of a packed state.
+/// Field layout of a packed state, from the most significant bits down: the labels of the
+/// last `width` cells, oldest first; the horizontal label; the diagonal bit; the fleet
+/// counters.
 #[derive(Clone, Debug)]
 struct Packing {
     label_bits: u32,
     width: usize,
+    /// The bits below the labels.
+    low: u32,
     horiz_shift: u32,
     diag_shift: u32,
     used_shift: Vec<u32>,
@@ -276,35 +149,51 @@ struct Packing {
 
 impl Packing {
     #[inline]
-    fn vert(&self, key: Key, col: usize) -> u32 {
-        ((key >> (col as u32 * self.label_bits)) & ((1 << self.label_bits) - 1)) as u32
+    fn label_mask(&self) -> Key {
+        (1 << self.label_bits) - 1
     }
+    /// The label `age` cells back from the youngest (0: the cell to the left).
     #[inline]
-    fn set_vert(&self, key: Key, col: usize, label: u32) -> Key {
-        let sh = col as u32 * self.label_bits;
-        let mask = ((1 << self.label_bits) - 1) << sh;
-        (key & !mask) | ((label as Key) << sh)
+    fn label(&self, key: Key, age: usize) -> u32 {
+        ((key >> (self.low + age as u32 * self.label_bits)) & self.label_mask()) as u32
+    }
+    /// The oldest label: the cell above.
+    #[inline]
+    fn up(&self, key: Key) -> u32 {
+        self.label(key, self.width - 1)
     }
     #[inline]
     fn horiz(&self, key: Key) -> u32 {
-        ((key >> self.horiz_shift) & ((1 << self.label_bits) - 1)) as u32
-    }
-    #[inline]
-    fn set_horiz(&self, key: Key, label: u32) -> Key {
-        let mask = ((1 << self.label_bits) - 1) << self.horiz_shift;
-        (key & !mask) | ((label as Key) << self.horiz_shift)
+        ((key >> self.horiz_shift) & self.label_mask()) as u32
     }
     #[inline]
     fn diag(&self, key: Key) -> bool {
         (key >> self.diag_shift) & 1 == 1
     }
     #[inline]
-    fn set_diag(&self, key: Key, on: bool) -> Key {
-        (key & !(1 << self.diag_shift)) | ((on as Key) << self.diag_shift)
-    }
-    #[inline]
     fn used(&self, key: Key, t: usize) -> usize {
         ((key >> self.used_shift[t]) & ((1 << self.used_bits[t]) - 1)) as usize
+    }
+    /// The labels but the oldest, of a state before its cell: its group.
+    #[inline]
+    fn group_in(&self, key: Key) -> Key {
+        (key >> self.low) & ((1 << ((self.width as u32 - 1) * self.label_bits)) - 1)
+    }
+    /// The labels but the youngest, of a state after a cell: the group it came from.
+    #[inline]
+    fn group_out(&self, key: Key) -> Key {
+        key >> (self.low + self.label_bits)
+    }
+    /// The state after a cell labelled `label`: the oldest label dropped, the fleet counters
+    /// kept, the horizontal label and diagonal bit replaced.
+    #[inline]
+    fn shift(&self, key: Key, label: u32, horiz: u32, diag: bool) -> Key {
+        let labels = (self.group_in(key) << self.label_bits) | label as Key;
+        let used = key & ((1 << self.diag_shift) - 1);
+        (labels << self.low)
+            | ((horiz as Key) << self.horiz_shift)
+            | ((diag as Key) << self.diag_shift)
+            | used
     }
 }
 
@@ -348,9 +237,6 @@ pub struct DpEngine<'p> {
     water: Vec<bool>,
     ship: Vec<bool>,
     no_touch: bool,
-    /// Per column, the label bits of every other column: what the transition at a cell of
-    /// that column leaves unchanged.
-    ctx: Vec<Key>,
 }
 
 impl<'p> DpEngine<'p> {
@@ -375,26 +261,24 @@ impl<'p> DpEngine<'p> {
             lens.push(t.shape.straight_len().ok_or(DpUnsupported::Polyomino)?);
             counts.push(t.count);
         }
-        // Labels FREE, DONE, then "continues with k cells left" as k + 1. A ship's type is
-        // charged to the fleet when it starts; after that only the cells left matter, so
-        // ships of different types in the same stage share a label.
+        // Labels FREE, DONE, then "continues with k cells left" as k + 1.
         let max_len = lens.iter().copied().max().unwrap_or(1) as u32;
         let nlabels = max_len + 1;
-        let label_bits = 32 - (nlabels - 1).leading_zeros().min(31);
-        let label_bits = label_bits.max(1);
+        let label_bits = (32 - (nlabels - 1).leading_zeros()).max(1);
         let d = problem.dims();
-        let horiz_shift = d.width as u32 * label_bits;
-        let diag_shift = horiz_shift + label_bits;
         let mut used_shift = Vec::new();
         let mut used_bits = Vec::new();
-        let mut at = diag_shift + 1;
+        let mut at = 0;
         for &n in &counts {
             let b = (usize::BITS - n.leading_zeros()).max(1);
             used_shift.push(at);
             used_bits.push(b);
             at += b;
         }
-        if at > 63 {
+        let diag_shift = at;
+        let horiz_shift = diag_shift + 1;
+        let low = horiz_shift + label_bits;
+        if low as usize + d.width * label_bits as usize > 63 {
             return Err(DpUnsupported::TooWide);
         }
         let cells = d.cells();
@@ -424,6 +308,7 @@ impl<'p> DpEngine<'p> {
             pack: Packing {
                 label_bits,
                 width: d.width,
+                low,
                 horiz_shift,
                 diag_shift,
                 used_shift,
@@ -437,12 +322,6 @@ impl<'p> DpEngine<'p> {
             water,
             ship,
             no_touch: problem.rules() == Rules::NoTouch,
-            ctx: (0..d.width)
-                .map(|c| {
-                    let labels: Key = (1 << (d.width as u32 * label_bits)) - 1;
-                    labels & !(((1 << label_bits) - 1) << (c as u32 * label_bits))
-                })
-                .collect(),
         })
     }
 
@@ -458,23 +337,27 @@ impl<'p> DpEngine<'p> {
         if self.no_touch { DONE } else { FREE }
     }
 
-    /// Calls `f(next_key, ship_here)` for every transition out of `key` at `cell`.
+    /// Calls `f(next_key, move)` for every transition out of `key` at `cell`.
     #[inline]
     fn step(&self, key: Key, cell: usize, mut f: impl FnMut(Key, Move)) {
         let pk = &self.pack;
         let w = pk.width;
-        let (r, c) = (cell / w, cell % w);
-        let up = pk.vert(key, c);
+        let c = cell % w;
+        // Before the first row the labels are free: no row above to check.
+        let up = pk.up(key);
         let horiz = pk.horiz(key);
-        let left_occ = c > 0 && self.occupied(pk.vert(key, c - 1));
-        let ul = c > 0 && r > 0 && pk.diag(key);
-        let ur = r > 0 && c + 1 < w && self.occupied(pk.vert(key, c + 1));
+        let left_occ = c > 0 && self.occupied(pk.label(key, 0));
+        let ul = c > 0 && pk.diag(key);
+        let ur = c + 1 < w && self.occupied(pk.label(key, w - 2));
         // The next cell's diagonal is this column's cell of the previous row.
         let next_diag = self.no_touch && c + 1 < w && self.occupied(up);
-        let finish = |k: Key, horiz_label: u32, vert_label: u32| {
-            let k = pk.set_vert(k, c, vert_label);
-            let k = pk.set_horiz(k, if c + 1 < w { horiz_label } else { FREE });
-            pk.set_diag(k, next_diag)
+        let finish = |k: Key, horiz_label: u32, label: u32| {
+            pk.shift(
+                k,
+                label,
+                if c + 1 < w { horiz_label } else { FREE },
+                next_diag,
+            )
         };
         let up_continues = up >= 2;
         let horiz_continues = horiz >= 2;
@@ -490,7 +373,7 @@ impl<'p> DpEngine<'p> {
                 let label = if k > 1 { k } else { self.done() };
                 f(finish(key, FREE, label), Move::Continue);
             } else {
-                if self.no_touch && r > 0 && (self.occupied(up) || ur || ul) {
+                if self.no_touch && (self.occupied(up) || ur || ul) {
                     return;
                 }
                 let k = horiz - 1;
@@ -529,33 +412,17 @@ impl<'p> DpEngine<'p> {
         }
     }
 
-    /// Which of `parts` (a power of two) workers owns a state before cell `j`. It hashes
-    /// only the labels the transition at `j` leaves alone, so all the successors of the
-    /// states one worker owns differ from those of every other worker: each worker fills its
-    /// own table, with no locks and nothing to merge.
-    #[inline]
-    fn owner(&self, j: usize, key: Key, parts: usize) -> usize {
-        if parts == 1 {
-            return 0;
-        }
-        let h = (key & self.ctx[j % self.pack.width]).wrapping_mul(0xd6e8_feb8_6659_fd93);
-        (h >> (64 - parts.trailing_zeros())) as usize
-    }
-
-    /// How many workers a pass uses: every thread of the pool when `opts.parallel`, rounded
-    /// down to a power of two, else one.
+    /// How many workers a pass uses: every thread of the pool when `opts.parallel`, else one.
     fn parts(opts: &CountOptions) -> usize {
         if opts.parallel {
-            let n = rayon::current_num_threads().max(1);
-            1 << (usize::BITS - 1 - n.leading_zeros())
+            rayon::current_num_threads().max(1)
         } else {
             1
         }
     }
 
     /// Prepares exact uniform sampling: the forward and backward passes, keeping every
-    /// layer's completions. Memory grows with the states (about 32 bytes each; the empty
-    /// 10x10 board has some 2e7).
+    /// layer's keys and completions (16 bytes a state; the empty 10x10 board has some 2e7).
     pub fn sampler(self) -> Result<DpSampler<'p>, CountError> {
         let opts = CountOptions {
             per_cell: true,
@@ -566,10 +433,15 @@ impl<'p> DpEngine<'p> {
         let (layers, total) = self
             .forward(&opts, true)
             .map_err(|e| e.unwrap_or(CountError::Overflow))?;
-        let (_, tables) = self.marginals(&layers, &opts, true)?;
+        let (_, completions) = self.marginals(&layers, &opts, true)?;
+        let layers = layers
+            .into_iter()
+            .zip(completions)
+            .map(|(l, b)| (l.keys, b))
+            .collect();
         Ok(DpSampler {
             dp: self,
-            tables,
+            layers,
             total,
         })
     }
@@ -610,8 +482,122 @@ impl<'p> DpEngine<'p> {
         })
     }
 
-    /// The forward pass: the states before each cell with their counts (all layers when
-    /// `keep`, else only the last), and the total. `Err(None)` when the time limit ran out.
+    /// The runs of a sorted layer, one per oldest label, each cut into `parts` stretches at
+    /// common group pivots: `cuts[p][r]` is the range of run `r` that worker `p` takes. The
+    /// groups of worker `p` all come before those of worker `p + 1`.
+    fn cuts(&self, keys: &[Key], parts: usize) -> Vec<Vec<Range<usize>>> {
+        let pk = &self.pack;
+        let labels = 1usize << pk.label_bits;
+        let mut runs = Vec::with_capacity(labels);
+        let mut at = 0;
+        for l in 0..labels {
+            let end = at + keys[at..].partition_point(|&k| pk.up(k) as usize <= l);
+            runs.push(at..end);
+            at = end;
+        }
+        // Pivots from the longest run, whose groups are sorted.
+        let longest = runs.iter().max_by_key(|r| r.len()).cloned().unwrap_or(0..0);
+        let mut pivots: Vec<Key> = (1..parts)
+            .map(
+                |p| match keys.get(longest.start + longest.len() * p / parts) {
+                    Some(&k) if !longest.is_empty() => pk.group_in(k),
+                    _ => Key::MAX,
+                },
+            )
+            .collect();
+        pivots.push(Key::MAX);
+        let mut cuts = vec![Vec::with_capacity(labels); parts];
+        for run in &runs {
+            let mut from = run.start;
+            for (p, &pivot) in pivots.iter().enumerate() {
+                let to = if pivot == Key::MAX {
+                    run.end
+                } else {
+                    from + keys[from..run.end].partition_point(|&k| pk.group_in(k) < pivot)
+                };
+                cuts[p].push(from..to);
+                from = to;
+            }
+        }
+        cuts
+    }
+
+    /// Calls `f(group, members)` for each group of the stretches `runs` of a sorted layer,
+    /// in increasing order; `members` lists, per run holding states of the group, their
+    /// index range.
+    fn for_each_group(
+        &self,
+        keys: &[Key],
+        runs: &[Range<usize>],
+        mut f: impl FnMut(Key, &[Range<usize>]),
+    ) {
+        let pk = &self.pack;
+        let mut at: Vec<usize> = runs.iter().map(|r| r.start).collect();
+        let mut members: Vec<Range<usize>> = Vec::with_capacity(runs.len());
+        loop {
+            let mut group = Key::MAX;
+            for (r, run) in runs.iter().enumerate() {
+                if at[r] < run.end {
+                    group = group.min(pk.group_in(keys[at[r]]));
+                }
+            }
+            if group == Key::MAX {
+                return;
+            }
+            members.clear();
+            for (r, run) in runs.iter().enumerate() {
+                let start = at[r];
+                while at[r] < run.end && pk.group_in(keys[at[r]]) == group {
+                    at[r] += 1;
+                }
+                if at[r] > start {
+                    members.push(start..at[r]);
+                }
+            }
+            f(group, &members);
+        }
+    }
+
+    /// One worker's share of the forward step at `cell`: the successors of its stretches of
+    /// `layer`, sorted, with their counts; `None` on overflow.
+    fn forward_part(&self, cell: usize, layer: &Layer, runs: &[Range<usize>]) -> Option<Layer> {
+        let n: usize = runs.iter().map(Range::len).sum();
+        let mut out = Layer {
+            keys: Vec::with_capacity(n + n / 4),
+            counts: Vec::with_capacity(n + n / 4),
+        };
+        let mut buf: Vec<(Key, u64)> = Vec::with_capacity(64);
+        let mut ok = true;
+        self.for_each_group(&layer.keys, runs, |_, members| {
+            buf.clear();
+            for i in members.iter().flat_map(Range::clone) {
+                let n = layer.counts[i];
+                self.step(layer.keys[i], cell, |k, _| buf.push((k, n)));
+            }
+            buf.sort_unstable_by_key(|e| e.0);
+            let mut entries = buf.iter();
+            if let Some(&(mut key, mut n)) = entries.next() {
+                for &(k, m) in entries {
+                    if k == key {
+                        match n.checked_add(m) {
+                            Some(x) => n = x,
+                            None => ok = false,
+                        }
+                    } else {
+                        out.keys.push(key);
+                        out.counts.push(n);
+                        (key, n) = (k, m);
+                    }
+                }
+                out.keys.push(key);
+                out.counts.push(n);
+            }
+        });
+        ok.then_some(out)
+    }
+
+    /// The forward pass: the layers (all when `keep`, else only the last) and the total.
+    /// `Err(None)` when the time limit ran out.
     fn forward(
         &self,
         opts: &CountOptions,
@@ -621,241 +607,192 @@ impl<'p> DpEngine<'p> {
         let parts = DpEngine::parts(opts);
         // Only per-cell counts need the layers kept for the backward pass.
         let mut layers: Vec<Layer> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
-        let mut current = Layer::new(parts);
-        current.chunks[self.owner(0, 0, parts)].push((0, 1));
-        let mut workers: Vec<Forward> = (0..parts).map(|_| Forward::new(parts)).collect();
+        let mut current = Layer {
+            keys: vec![0],
+            counts: vec![1],
+        };
         let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Err(None);
             }
-            let input = &current;
-            run(&mut workers, |i, w| {
-                let Forward { table, batch, out } = w;
-                table.reset(input.part_len(i));
-                for chunk in input.part(i) {
-                    for &(key, n) in chunk {
-                        self.step(key, cell, |k, _| batch.push(table, k, n));
+            let next = if parts == 1 || current.keys.len() < 4096 {
+                self.forward_part(cell, &current, &self.cuts(&current.keys, 1)[0])
+            } else {
+                let cuts = self.cuts(&current.keys, parts);
+                let pieces = run(&cuts, |runs| self.forward_part(cell, &current, runs));
+                pieces.into_iter().collect::<Option<Vec<Layer>>>().map(|p| {
+                    let n = p.iter().map(|l| l.keys.len()).sum();
+                    let mut all = Layer {
+                        keys: Vec::with_capacity(n),
+                        counts: Vec::with_capacity(n),
+                    };
+                    for l in p {
+                        all.keys.extend_from_slice(&l.keys);
+                        all.counts.extend_from_slice(&l.counts);
                     }
-                }
-                batch.flush(table);
-                let share = table.len / parts + 16;
-                for o in out.iter_mut() {
-                    o.reserve(share);
-                }
-                table.drain(|k, n| out[self.owner(cell + 1, k, parts)].push((k, n)));
-            });
-            if workers.iter().any(|w| !w.batch.ok) {
-                return Err(Some(CountError::Overflow));
-            }
+                    all
+                })
+            };
+            let next = next.ok_or(Some(CountError::Overflow))?;
             if let Some(p) = &opts.progress {
                 p(cell as u64 + 1, 2 * cells as u64);
-            }
-            let mut next = Layer::new(0);
-            next.parts = parts;
-            for w in &mut workers {
-                next.chunks.append(&mut w.out);
             }
             let previous = std::mem::replace(&mut current, next);
             if keep {
                 layers.push(previous);
-                for w in &mut workers {
-                    w.out = (0..parts).map(|_| Vec::new()).collect();
-                }
-            } else {
-                // The spent layer's buffers take the next one.
-                for (j, mut chunk) in previous.chunks.into_iter().enumerate() {
-                    chunk.clear();
-                    workers[j / parts].out.push(chunk);
-                }
             }
         }
         let total: u128 = current
-            .chunks
+            .keys
             .iter()
-            .flatten()
-            .filter(|(k, _)| self.is_final(*k))
-            .map(|&(_, n)| n as u128)
+            .zip(&current.counts)
+            .filter(|(k, _)| self.is_final(**k))
+            .map(|(_, &n)| n as u128)
             .sum();
         layers.push(current);
         Ok((layers, total))
     }
 
+    /// One worker's share of the backward step at `cell`: the completions of its stretches
+    /// `runs` of `layer` written to `into` (one slice per stretch), from the completions
+    /// `after` of the next layer; returns the layouts with a ship on the cell among them, or
+    /// `None` on overflow.
+    fn backward_part(
+        &self,
+        cell: usize,
+        layer: &Layer,
+        next: &Layer,
+        after: &[u64],
+        runs: &[Range<usize>],
+        into: &mut [&mut [u64]],
+    ) -> Option<u128> {
+        let pk = &self.pack;
+        let mut ships = 0u128;
+        let mut ok = true;
+        // The successors of each group come in the order of the groups.
+        let first = runs
+            .iter()
+            .filter(|r| !r.is_empty())
+            .map(|r| pk.group_in(layer.keys[r.start]))
+            .min()
+            .unwrap_or(Key::MAX);
+        let mut o = next.keys.partition_point(|&k| pk.group_out(k) < first);
+        self.for_each_group(&layer.keys, runs, |group, members| {
+            while o < next.keys.len() && pk.group_out(next.keys[o]) < group {
+                o += 1;
+            }
+            let mut e = o;
+            while e < next.keys.len() && pk.group_out(next.keys[e]) == group {
+                e += 1;
+            }
+            let stretch = &next.keys[o..e];
+            for m in members {
+                // Which stretch, and where in it.
+                let (r, run) = runs
+                    .iter()
+                    .enumerate()
+                    .find(|(_, run)| run.contains(&m.start))
+                    .expect("members lie in the stretches");
+                for i in m.clone() {
+                    let fwd = layer.counts[i] as u128;
+                    let mut b = 0u64;
+                    self.step(layer.keys[i], cell, |k, mv| {
+                        if let Ok(j) = stretch.binary_search(&k) {
+                            let bn = after[o + j];
+                            match b.checked_add(bn) {
+                                Some(x) => b = x,
+                                None => ok = false,
+                            }
+                            if mv != Move::Water {
+                                // fwd * bn counts layouts, so it is at most the total.
+                                ships += fwd * bn as u128;
+                            }
+                        }
+                    });
+                    into[r][i - run.start] = b;
+                }
+            }
+            o = e;
+        });
+        ok.then_some(ships)
+    }
+
     /// The backward pass: completions per state, and per cell the layouts with a ship there.
-    /// Lookups go in chunks whose slots are prefetched first, like the forward inserts.
-    ///
-    /// With `keep`, also returns each layer's tables of completions (index `i`: the states
-    /// before cell `i`, split by owner), which is what uniform sampling walks.
-    #[allow(clippy::type_complexity)]
+    /// With `keep`, also returns each layer's completions (index `i`: the states before cell
+    /// `i`), which is what uniform sampling walks.
     fn marginals(
         &self,
         layers: &[Layer],
         opts: &CountOptions,
         keep: bool,
-    ) -> Result<(Vec<u128>, Vec<Vec<Table>>), CountError> {
-        const CHUNK: usize = 16;
+    ) -> Result<(Vec<u128>, Vec<Vec<u64>>), CountError> {
         let cells = layers.len() - 1;
-        let parts = layers[cells].parts;
+        let parts = DpEngine::parts(opts);
         let mut per_cell = vec![0u128; cells];
-        let mut back: Vec<Table> = (0..parts)
-            .map(|i| {
-                let mut t = Table::with_capacity(layers[cells].part_len(i));
-                for chunk in layers[cells].part(i) {
-                    for &(k, _) in chunk {
-                        if self.is_final(k) {
-                            t.add(k, 1);
-                        }
-                    }
-                }
-                t
-            })
+        let mut after: Vec<u64> = layers[cells]
+            .keys
+            .iter()
+            .map(|&k| self.is_final(k) as u64)
             .collect();
-        let mut workers: Vec<Backward> = (0..parts).map(|_| Backward::new()).collect();
         let mut kept = Vec::new();
         for cell in (0..cells).rev() {
             let layer = &layers[cell];
-            let next = &back;
-            run(&mut workers, |i, w| {
-                let Backward {
-                    here,
-                    batch,
-                    succ,
-                    ships,
-                    ok,
-                } = w;
-                here.reset(layer.part_len(i));
-                *ships = 0;
-                for chunk in layer.part(i).flat_map(|c| c.chunks(CHUNK)) {
-                    // (index in chunk, successor, its owner, ship on the cell)
-                    succ.clear();
-                    for (i, &(key, _)) in chunk.iter().enumerate() {
-                        self.step(key, cell, |k, mv| {
-                            let o = self.owner(cell + 1, k, parts);
-                            next[o].prefetch(k);
-                            succ.push((i, k, o, mv != Move::Water));
-                        });
-                    }
-                    let mut b = [0u64; CHUNK];
-                    for &(i, k, o, ship) in succ.iter() {
-                        if let Some(bn) = next[o].get(k) {
-                            match b[i].checked_add(bn) {
-                                Some(x) => b[i] = x,
-                                None => *ok = false,
-                            }
-                            if ship {
-                                // fwd * bn counts layouts, so it is at most the total.
-                                *ships += chunk[i].1 as u128 * bn as u128;
-                            }
-                        }
-                    }
-                    for (i, &(key, _)) in chunk.iter().enumerate() {
-                        if b[i] > 0 {
-                            batch.push(here, key, b[i]);
-                        }
-                    }
+            let parts = if layer.keys.len() < 4096 { 1 } else { parts };
+            let cuts = self.cuts(&layer.keys, parts);
+            let mut here = vec![0u64; layer.keys.len()];
+            // Each worker's slices of `here`, stretch by stretch.
+            let mut slices: Vec<Vec<&mut [u64]>> = (0..parts).map(|_| Vec::new()).collect();
+            let mut rest: &mut [u64] = &mut here;
+            for r in 0..cuts[0].len() {
+                for (p, cut) in cuts.iter().enumerate() {
+                    let (s, tail) = std::mem::take(&mut rest).split_at_mut(cut[r].len());
+                    slices[p].push(s);
+                    rest = tail;
                 }
-                batch.flush(here);
-                *ok &= batch.ok;
+            }
+            let work: Vec<(&Vec<Range<usize>>, Vec<&mut [u64]>)> =
+                cuts.iter().zip(slices).collect();
+            let next = &layers[cell + 1];
+            let ships = run_mut(work, |(runs, mut into)| {
+                self.backward_part(cell, layer, next, &after, runs, &mut into)
             });
-            if workers.iter().any(|w| !w.ok) {
-                return Err(CountError::Overflow);
-            }
-            per_cell[cell] = workers.iter().map(|w| w.ships).sum();
-            for (w, t) in workers.iter_mut().zip(back.iter_mut()) {
-                std::mem::swap(&mut w.here, t);
-            }
+            per_cell[cell] = ships
+                .into_iter()
+                .sum::<Option<u128>>()
+                .ok_or(CountError::Overflow)?;
+            let done = std::mem::replace(&mut after, here);
             if keep {
-                kept.push(
-                    workers
-                        .iter_mut()
-                        .map(|w| std::mem::replace(&mut w.here, Table::with_capacity(0)))
-                        .collect(),
-                );
+                kept.push(done);
             }
             if let Some(p) = &opts.progress {
                 p((2 * cells - cell) as u64, 2 * cells as u64);
             }
         }
         if keep {
-            kept.push(back);
+            kept.push(after);
             kept.reverse();
         }
         Ok((per_cell, kept))
     }
 }
 
-/// The states before one cell with their counts, in `parts * parts` chunks: chunk
-/// `w * parts + i` was filled by worker `w` and holds states worker `i` owns.
-struct Layer {
-    parts: usize,
-    chunks: Vec<Vec<(Key, u64)>>,
-}
-
-impl Layer {
-    fn new(parts: usize) -> Layer {
-        Layer {
-            parts,
-            chunks: (0..parts * parts).map(|_| Vec::new()).collect(),
-        }
-    }
-
-    /// The chunks of the states worker `i` owns.
-    fn part(&self, i: usize) -> impl Iterator<Item = &[(Key, u64)]> {
-        (0..self.parts).map(move |w| self.chunks[w * self.parts + i].as_slice())
-    }
-
-    fn part_len(&self, i: usize) -> usize {
-        self.part(i).map(<[_]>::len).sum()
-    }
-}
-
-/// One worker of the forward pass: its table of next states and its outgoing chunks.
-struct Forward {
-    table: Table,
-    batch: Batch,
-    out: Vec<Vec<(Key, u64)>>,
-}
-
-impl Forward {
-    fn new(parts: usize) -> Forward {
-        Forward {
-            table: Table::with_capacity(1 << 10),
-            batch: Batch::new(),
-            out: (0..parts).map(|_| Vec::new()).collect(),
-        }
-    }
-}
-
-/// One worker of the backward pass.
-struct Backward {
-    here: Table,
-    batch: Batch,
-    succ: Vec<(usize, Key, usize, bool)>,
-    ships: u128,
-    ok: bool,
-}
-
-impl Backward {
-    fn new() -> Backward {
-        Backward {
-            here: Table::with_capacity(1 << 10),
-            batch: Batch::new(),
-            succ: Vec::with_capacity(128),
-            ships: 0,
-            ok: true,
-        }
-    }
-}
-
-/// Runs `f(i, worker)` for every worker, on the pool's threads when there are several.
-fn run<W: Send>(workers: &mut [W], f: impl Fn(usize, &mut W) + Sync) {
+/// `f` over each item, on the pool's threads when there are several.
+fn run<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     use rayon::prelude::*;
-    if let [only] = workers {
-        f(0, only);
+    if items.len() == 1 {
+        vec![f(&items[0])]
     } else {
-        workers
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(i, w)| f(i, w));
+        items.par_iter().map(f).collect()
+    }
+}
+
+/// `f` over each owned item, on the pool's threads when there are several.
+fn run_mut<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    if items.len() == 1 {
+        items.into_iter().map(f).collect()
+    } else {
+        items.into_par_iter().map(f).collect()
     }
 }
