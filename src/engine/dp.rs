@@ -751,8 +751,7 @@ impl<'p> DpEngine<'p> {
                     rest = tail;
                 }
             }
-            let work: Vec<(&Vec<Range<usize>>, Vec<&mut [u64]>)> =
-                cuts.iter().zip(slices).collect();
+            let work: Vec<_> = cuts.iter().zip(slices).collect();
             let next = &layers[cell + 1];
             let ships = run_mut(work, |(runs, mut into)| {
                 self.backward_part(cell, layer, next, &after, runs, &mut into)
