@@ -38,20 +38,48 @@ use super::{CountError, CountOptions, CountResult};
 /// A state key: the packed state.
 type Key = u64;
 
-/// The states before one cell, sorted by key, with the number of partial layouts reaching
-/// each.
-struct Layer {
+/// A sorted stretch of a layer: keys and, beside them, a number per state (the partial
+/// layouts reaching it in the forward pass, its completions in the backward pass).
+#[derive(Default)]
+struct Piece {
     keys: Vec<Key>,
     counts: Vec<u64>,
 }
+
+/// The states before one cell in pieces that follow one another in key order, one per
+/// worker that made them.
+struct Layer {
+    pieces: Vec<Piece>,
+}
+
+impl Layer {
+    fn len(&self) -> usize {
+        self.pieces.iter().map(|p| p.keys.len()).sum()
+    }
+}
+
+/// A run of a layer's states: its piece and index range.
+type Run = (usize, Range<usize>);
+
+/// What the forward pass records for the backward pass, per layer and worker, in the order
+/// it met the states: each state's number of successors, and per successor its index in the
+/// worker's next piece, with [`SHIP`] set when the move puts a ship on the cell.
+#[derive(Default)]
+struct Trail {
+    degrees: Vec<u8>,
+    edges: Vec<u32>,
+}
+
+/// The edge flag of a move that puts a ship on its cell.
+const SHIP: u32 = 1 << 31;
 
 /// Exact uniform sampling of layouts through the DP's layers: from the first cell on, each
 /// transition is taken with probability proportional to the completions of the state it
 /// reaches, so every layout is drawn with probability exactly 1 / (number of layouts).
 pub struct DpSampler<'p> {
     dp: DpEngine<'p>,
-    /// Per layer, its sorted keys and each state's completions.
-    layers: Vec<(Vec<Key>, Vec<u64>)>,
+    /// Per layer, its pieces of sorted keys with each state's completions.
+    layers: Vec<Layer>,
     total: u128,
 }
 
@@ -74,14 +102,18 @@ impl DpSampler<'_> {
         let mut options: Vec<(Key, Move, u64)> = Vec::with_capacity(8);
         for cell in 0..d.cells() {
             options.clear();
-            let (keys, completions) = &self.layers[cell + 1];
             // Every successor lies in the stretch of the next layer this state's group leads to.
             let g = pk.group_in(key);
+            let piece = self.layers[cell + 1]
+                .pieces
+                .iter()
+                .find(|p| p.keys.last().is_some_and(|&k| pk.group_out(k) >= g))?;
+            let keys = &piece.keys;
             let lo = keys.partition_point(|&k| pk.group_out(k) < g);
             let hi = lo + keys[lo..].partition_point(|&k| pk.group_out(k) == g);
             self.dp.step(key, cell, |k, mv| {
                 if let Ok(i) = keys[lo..hi].binary_search(&k) {
-                    options.push((k, mv, completions[lo + i]));
+                    options.push((k, mv, piece.counts[lo + i]));
                 }
             });
             let sum: u64 = options.iter().map(|o| o.2).sum();
@@ -412,9 +444,10 @@ impl<'p> DpEngine<'p> {
         }
     }
 
-    /// How many workers a pass uses: every thread of the pool when `opts.parallel`, else one.
-    fn parts(opts: &CountOptions) -> usize {
-        if opts.parallel {
+    /// How many workers a pass over `layer` uses: every thread of the pool when
+    /// `opts.parallel` and the layer is large enough to share, else one.
+    fn parts(opts: &CountOptions, layer: &Layer) -> usize {
+        if opts.parallel && layer.len() >= 4096 {
             rayon::current_num_threads().max(1)
         } else {
             1
@@ -430,15 +463,15 @@ impl<'p> DpEngine<'p> {
             ..CountOptions::default()
         };
         // Without a time limit the forward pass cannot stop early.
-        let (layers, total) = self
+        let (mut layers, trails, total) = self
             .forward(&opts, true)
             .map_err(|e| e.unwrap_or(CountError::Overflow))?;
-        let (_, completions) = self.marginals(&layers, &opts, true)?;
-        let layers = layers
-            .into_iter()
-            .zip(completions)
-            .map(|(l, b)| (l.keys, b))
-            .collect();
+        let (_, completions) = self.marginals(&layers, &trails, true)?;
+        for (layer, b) in layers.iter_mut().zip(completions) {
+            for (piece, b) in layer.pieces.iter_mut().zip(b) {
+                piece.counts = b;
+            }
+        }
         Ok(DpSampler {
             dp: self,
             layers,
@@ -454,7 +487,7 @@ impl<'p> DpEngine<'p> {
     /// `opts.parallel`. A count limit is ignored: the DP takes time polynomial in the number
     /// of states, not in the count.
     pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
-        let (layers, total) = match self.forward(opts, opts.per_cell) {
+        let (layers, trails, total) = match self.forward(opts, opts.per_cell) {
             Ok(x) => x,
             Err(None) => {
                 // A partial DP has no meaningful count: say so rather than guess.
@@ -469,7 +502,12 @@ impl<'p> DpEngine<'p> {
             Err(Some(e)) => return Err(e),
         };
         let per_cell = if opts.per_cell {
-            Some(self.marginals(&layers, opts, false)?.0)
+            let (per_cell, _) = self.marginals(&layers, &trails, false)?;
+            if let Some(p) = &opts.progress {
+                let cells = per_cell.len() as u64;
+                p(2 * cells, 2 * cells);
+            }
+            Some(per_cell)
         } else {
             None
         };
@@ -482,32 +520,36 @@ impl<'p> DpEngine<'p> {
         })
     }
 
-    /// The runs of a sorted layer, one per oldest label, each cut into `parts` stretches at
-    /// common group pivots: `cuts[p][r]` is the range of run `r` that worker `p` takes. The
-    /// groups of worker `p` all come before those of worker `p + 1`.
-    fn cuts(&self, keys: &[Key], parts: usize) -> Vec<Vec<Range<usize>>> {
+    /// The runs of a layer, one per piece and oldest label (the keys are sorted, so each is
+    /// contiguous), each cut into `parts` stretches at common group pivots: `cuts[p]` lists
+    /// the stretches worker `p` takes, run by run. The groups of worker `p` all come before
+    /// those of worker `p + 1`.
+    fn cuts(&self, layer: &Layer, parts: usize) -> Vec<Vec<Run>> {
         let pk = &self.pack;
         let labels = 1usize << pk.label_bits;
-        let mut runs = Vec::with_capacity(labels);
-        let mut at = 0;
-        for l in 0..labels {
-            let end = at + keys[at..].partition_point(|&k| pk.up(k) as usize <= l);
-            runs.push(at..end);
-            at = end;
+        let mut runs: Vec<Run> = Vec::with_capacity(labels * layer.pieces.len());
+        for (q, piece) in layer.pieces.iter().enumerate() {
+            let mut at = 0;
+            for l in 0..labels {
+                let end = at + piece.keys[at..].partition_point(|&k| pk.up(k) as usize <= l);
+                if end > at {
+                    runs.push((q, at..end));
+                }
+                at = end;
+            }
         }
         // Pivots from the longest run, whose groups are sorted.
-        let longest = runs.iter().max_by_key(|r| r.len()).cloned().unwrap_or(0..0);
-        let mut pivots: Vec<Key> = (1..parts)
-            .map(
-                |p| match keys.get(longest.start + longest.len() * p / parts) {
-                    Some(&k) if !longest.is_empty() => pk.group_in(k),
-                    _ => Key::MAX,
-                },
-            )
-            .collect();
-        pivots.push(Key::MAX);
-        let mut cuts = vec![Vec::with_capacity(labels); parts];
-        for run in &runs {
+        let mut pivots: Vec<Key> = match runs.iter().max_by_key(|r| r.1.len()) {
+            Some((q, r)) => (1..parts)
+                .map(|p| pk.group_in(layer.pieces[*q].keys[r.start + r.len() * p / parts]))
+                .collect(),
+            None => Vec::new(),
+        };
+        pivots.resize(parts, Key::MAX);
+        pivots[parts - 1] = Key::MAX;
+        let mut cuts = vec![Vec::with_capacity(runs.len()); parts];
+        for (q, run) in &runs {
+            let keys = &layer.pieces[*q].keys;
             let mut from = run.start;
             for (p, &pivot) in pivots.iter().enumerate() {
                 let to = if pivot == Key::MAX {
@@ -515,69 +557,99 @@ impl<'p> DpEngine<'p> {
                 } else {
                     from + keys[from..run.end].partition_point(|&k| pk.group_in(k) < pivot)
                 };
-                cuts[p].push(from..to);
+                cuts[p].push((*q, from..to));
                 from = to;
             }
         }
         cuts
     }
 
-    /// Calls `f(group, members)` for each group of the stretches `runs` of a sorted layer,
-    /// in increasing order; `members` lists, per run holding states of the group, their
-    /// index range.
-    fn for_each_group(
-        &self,
-        keys: &[Key],
-        runs: &[Range<usize>],
-        mut f: impl FnMut(Key, &[Range<usize>]),
-    ) {
+    /// Calls `f(members)` for each group of the stretches `runs` of `layer`, in increasing
+    /// order; `members` lists, per stretch holding states of the group, the stretch's index
+    /// in `runs` and the states' index range in its piece.
+    fn for_each_group(&self, layer: &Layer, runs: &[Run], mut f: impl FnMut(&[Run])) {
         let pk = &self.pack;
-        let mut at: Vec<usize> = runs.iter().map(|r| r.start).collect();
-        let mut members: Vec<Range<usize>> = Vec::with_capacity(runs.len());
+        let keys: Vec<&[Key]> = runs
+            .iter()
+            .map(|(q, _)| layer.pieces[*q].keys.as_slice())
+            .collect();
+        let mut at: Vec<usize> = runs.iter().map(|r| r.1.start).collect();
+        let mut members: Vec<Run> = Vec::with_capacity(runs.len());
         loop {
             let mut group = Key::MAX;
-            for (r, run) in runs.iter().enumerate() {
+            for (r, (_, run)) in runs.iter().enumerate() {
                 if at[r] < run.end {
-                    group = group.min(pk.group_in(keys[at[r]]));
+                    group = group.min(pk.group_in(keys[r][at[r]]));
                 }
             }
             if group == Key::MAX {
                 return;
             }
             members.clear();
-            for (r, run) in runs.iter().enumerate() {
+            for (r, (_, run)) in runs.iter().enumerate() {
                 let start = at[r];
-                while at[r] < run.end && pk.group_in(keys[at[r]]) == group {
+                while at[r] < run.end && pk.group_in(keys[r][at[r]]) == group {
                     at[r] += 1;
                 }
                 if at[r] > start {
-                    members.push(start..at[r]);
+                    members.push((r, start..at[r]));
                 }
             }
-            f(group, &members);
+            f(&members);
         }
     }
 
     /// One worker's share of the forward step at `cell`: the successors of its stretches of
-    /// `layer`, sorted, with their counts; `None` on overflow.
-    fn forward_part(&self, cell: usize, layer: &Layer, runs: &[Range<usize>]) -> Option<Layer> {
-        let n: usize = runs.iter().map(Range::len).sum();
-        let mut out = Layer {
-            keys: Vec::with_capacity(n + n / 4),
-            counts: Vec::with_capacity(n + n / 4),
-        };
-        let mut buf: Vec<(Key, u64)> = Vec::with_capacity(64);
+    /// `layer`, sorted, with their counts, written to `out`; with `trail`, what the backward
+    /// pass needs. False on overflow.
+    fn forward_part(
+        &self,
+        cell: usize,
+        layer: &Layer,
+        runs: &[Run],
+        out: &mut Piece,
+        mut trail: Option<&mut Trail>,
+    ) -> bool {
+        let n: usize = runs.iter().map(|r| r.1.len()).sum();
+        out.keys.clear();
+        out.counts.clear();
+        out.keys.reserve(n + n / 4);
+        out.counts.reserve(n + n / 4);
+        if let Some(t) = trail.as_deref_mut() {
+            t.degrees.reserve(n);
+            t.edges.reserve(2 * n);
+        }
+        // (successor, count, the order it came in); per successor in that order, its move.
+        let mut buf: Vec<(Key, u64, u32)> = Vec::with_capacity(64);
+        let mut ship: Vec<bool> = Vec::with_capacity(64);
+        let mut index: Vec<u32> = Vec::with_capacity(64);
         let mut ok = true;
-        self.for_each_group(&layer.keys, runs, |_, members| {
+        self.for_each_group(layer, runs, |members| {
             buf.clear();
-            for i in members.iter().flat_map(Range::clone) {
-                let n = layer.counts[i];
-                self.step(layer.keys[i], cell, |k, _| buf.push((k, n)));
+            ship.clear();
+            for (r, range) in members {
+                let piece = &layer.pieces[runs[*r].0];
+                for i in range.clone() {
+                    let n = piece.counts[i];
+                    let before = buf.len();
+                    self.step(piece.keys[i], cell, |k, mv| {
+                        buf.push((k, n, buf.len() as u32));
+                        ship.push(mv != Move::Water);
+                    });
+                    if let Some(t) = trail.as_deref_mut() {
+                        // At most one successor per type and direction, plus water: the
+                        // fleet counters' bits keep the types well under 127.
+                        t.degrees.push((buf.len() - before) as u8);
+                    }
+                }
             }
-            buf.sort_unstable_by_key(|e| e.0);
+            sort_small(&mut buf);
+            index.clear();
+            index.resize(buf.len(), 0);
             let mut entries = buf.iter();
-            if let Some(&(mut key, mut n)) = entries.next() {
-                for &(k, m) in entries {
+            if let Some(&(mut key, mut n, e)) = entries.next() {
+                index[e as usize] = out.keys.len() as u32;
+                for &(k, m, e) in entries {
                     if k == key {
                         match n.checked_add(m) {
                             Some(x) => n = x,
@@ -588,173 +660,176 @@ impl<'p> DpEngine<'p> {
                         out.counts.push(n);
                         (key, n) = (k, m);
                     }
+                    index[e as usize] = out.keys.len() as u32;
                 }
                 out.keys.push(key);
                 out.counts.push(n);
             }
+            if let Some(t) = trail.as_deref_mut() {
+                t.edges.extend(
+                    index
+                        .iter()
+                        .zip(&ship)
+                        .map(|(&i, &s)| if s { i | SHIP } else { i }),
+                );
+            }
         });
-        ok.then_some(out)
+        ok
     }
 
-    /// The forward pass: the layers (all when `keep`, else only the last) and the total.
-    /// `Err(None)` when the time limit ran out.
+    /// The forward pass: the layers (all when `keep`, else only the last), with `keep` the
+    /// trails the backward pass follows (per cell, the cuts and each worker's trail), and
+    /// the total. `Err(None)` when the time limit ran out.
+    #[allow(clippy::type_complexity)]
     fn forward(
         &self,
         opts: &CountOptions,
         keep: bool,
-    ) -> Result<(Vec<Layer>, u128), Option<CountError>> {
+    ) -> Result<(Vec<Layer>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, u128), Option<CountError>> {
         let cells = self.problem.dims().cells();
-        let parts = DpEngine::parts(opts);
         // Only per-cell counts need the layers kept for the backward pass.
         let mut layers: Vec<Layer> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
+        let mut trails = Vec::with_capacity(if keep { cells } else { 0 });
         let mut current = Layer {
-            keys: vec![0],
-            counts: vec![1],
+            pieces: vec![Piece {
+                keys: vec![0],
+                counts: vec![1],
+            }],
         };
+        // Spent pieces, reused when the layers are not kept.
+        let mut spare: Vec<Piece> = Vec::new();
         let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Err(None);
             }
-            let next = if parts == 1 || current.keys.len() < 4096 {
-                self.forward_part(cell, &current, &self.cuts(&current.keys, 1)[0])
-            } else {
-                let cuts = self.cuts(&current.keys, parts);
-                let pieces = run(&cuts, |runs| self.forward_part(cell, &current, runs));
-                pieces.into_iter().collect::<Option<Vec<Layer>>>().map(|p| {
-                    let n = p.iter().map(|l| l.keys.len()).sum();
-                    let mut all = Layer {
-                        keys: Vec::with_capacity(n),
-                        counts: Vec::with_capacity(n),
-                    };
-                    for l in p {
-                        all.keys.extend_from_slice(&l.keys);
-                        all.counts.extend_from_slice(&l.counts);
-                    }
-                    all
-                })
-            };
-            let next = next.ok_or(Some(CountError::Overflow))?;
+            let parts = DpEngine::parts(opts, &current);
+            let cuts = self.cuts(&current, parts);
+            let work: Vec<_> = cuts
+                .iter()
+                .map(|runs| (runs, spare.pop().unwrap_or_default(), Trail::default()))
+                .collect();
+            let done = run(work, |(runs, mut piece, mut trail)| {
+                let ok =
+                    self.forward_part(cell, &current, runs, &mut piece, keep.then_some(&mut trail));
+                (ok, piece, trail)
+            });
+            if done.iter().any(|d| !d.0) {
+                return Err(Some(CountError::Overflow));
+            }
             if let Some(p) = &opts.progress {
                 p(cell as u64 + 1, 2 * cells as u64);
             }
-            let previous = std::mem::replace(&mut current, next);
+            let (pieces, cell_trails): (Vec<Piece>, Vec<Trail>) =
+                done.into_iter().map(|(_, p, t)| (p, t)).unzip();
+            let previous = std::mem::replace(&mut current, Layer { pieces });
             if keep {
                 layers.push(previous);
+                trails.push((cuts, cell_trails));
+            } else {
+                spare.extend(previous.pieces);
             }
         }
         let total: u128 = current
-            .keys
+            .pieces
             .iter()
-            .zip(&current.counts)
+            .flat_map(|p| p.keys.iter().zip(&p.counts))
             .filter(|(k, _)| self.is_final(**k))
             .map(|(_, &n)| n as u128)
             .sum();
         layers.push(current);
-        Ok((layers, total))
+        Ok((layers, trails, total))
     }
 
-    /// One worker's share of the backward step at `cell`: the completions of its stretches
-    /// `runs` of `layer` written to `into` (one slice per stretch), from the completions
-    /// `after` of the next layer; returns the layouts with a ship on the cell among them, or
-    /// `None` on overflow.
+    /// One worker's share of the backward step, following its forward `trail`: the
+    /// completions of its stretches `runs` of `layer` written to `into` (one slice per
+    /// stretch), from the completions `after` of its piece of the next layer; returns the
+    /// layouts with a ship on the cell among them, or `None` on overflow.
     fn backward_part(
         &self,
-        cell: usize,
         layer: &Layer,
-        next: &Layer,
+        runs: &[Run],
+        trail: &Trail,
         after: &[u64],
-        runs: &[Range<usize>],
         into: &mut [&mut [u64]],
     ) -> Option<u128> {
-        let pk = &self.pack;
         let mut ships = 0u128;
         let mut ok = true;
-        // The successors of each group come in the order of the groups.
-        let first = runs
-            .iter()
-            .filter(|r| !r.is_empty())
-            .map(|r| pk.group_in(layer.keys[r.start]))
-            .min()
-            .unwrap_or(Key::MAX);
-        let mut o = next.keys.partition_point(|&k| pk.group_out(k) < first);
-        self.for_each_group(&layer.keys, runs, |group, members| {
-            while o < next.keys.len() && pk.group_out(next.keys[o]) < group {
-                o += 1;
-            }
-            let mut e = o;
-            while e < next.keys.len() && pk.group_out(next.keys[e]) == group {
-                e += 1;
-            }
-            let stretch = &next.keys[o..e];
-            for m in members {
-                // Which stretch, and where in it.
-                let (r, run) = runs
-                    .iter()
-                    .enumerate()
-                    .find(|(_, run)| run.contains(&m.start))
-                    .expect("members lie in the stretches");
-                for i in m.clone() {
-                    let fwd = layer.counts[i] as u128;
+        let mut degrees = trail.degrees.iter();
+        let mut edges = trail.edges.iter();
+        self.for_each_group(layer, runs, |members| {
+            for (r, range) in members {
+                let (q, run) = &runs[*r];
+                let counts = &layer.pieces[*q].counts;
+                for i in range.clone() {
+                    let fwd = counts[i] as u128;
                     let mut b = 0u64;
-                    self.step(layer.keys[i], cell, |k, mv| {
-                        if let Ok(j) = stretch.binary_search(&k) {
-                            let bn = after[o + j];
-                            match b.checked_add(bn) {
-                                Some(x) => b = x,
-                                None => ok = false,
-                            }
-                            if mv != Move::Water {
-                                // fwd * bn counts layouts, so it is at most the total.
-                                ships += fwd * bn as u128;
-                            }
+                    let degree = *degrees.next().expect("one degree per state");
+                    for &e in edges.by_ref().take(degree as usize) {
+                        let bn = after[(e & !SHIP) as usize];
+                        match b.checked_add(bn) {
+                            Some(x) => b = x,
+                            None => ok = false,
                         }
-                    });
-                    into[r][i - run.start] = b;
+                        if e & SHIP != 0 {
+                            // fwd * bn counts layouts, so it is at most the total.
+                            ships += fwd * bn as u128;
+                        }
+                    }
+                    into[*r][i - run.start] = b;
                 }
             }
-            o = e;
         });
         ok.then_some(ships)
     }
 
-    /// The backward pass: completions per state, and per cell the layouts with a ship there.
-    /// With `keep`, also returns each layer's completions (index `i`: the states before cell
-    /// `i`), which is what uniform sampling walks.
+    /// The backward pass, along the forward trails: completions per state, and per cell the
+    /// layouts with a ship there. With `keep`, also returns each layer's completions, piece
+    /// by piece (index `i`: the states before cell `i`), which is what uniform sampling walks.
+    #[allow(clippy::type_complexity)]
     fn marginals(
         &self,
         layers: &[Layer],
-        opts: &CountOptions,
+        trails: &[(Vec<Vec<Run>>, Vec<Trail>)],
         keep: bool,
-    ) -> Result<(Vec<u128>, Vec<Vec<u64>>), CountError> {
+    ) -> Result<(Vec<u128>, Vec<Vec<Vec<u64>>>), CountError> {
         let cells = layers.len() - 1;
-        let parts = DpEngine::parts(opts);
         let mut per_cell = vec![0u128; cells];
-        let mut after: Vec<u64> = layers[cells]
-            .keys
+        let mut after: Vec<Vec<u64>> = layers[cells]
+            .pieces
             .iter()
-            .map(|&k| self.is_final(k) as u64)
+            .map(|p| p.keys.iter().map(|&k| self.is_final(k) as u64).collect())
             .collect();
         let mut kept = Vec::new();
         for cell in (0..cells).rev() {
             let layer = &layers[cell];
-            let parts = if layer.keys.len() < 4096 { 1 } else { parts };
-            let cuts = self.cuts(&layer.keys, parts);
-            let mut here = vec![0u64; layer.keys.len()];
-            // Each worker's slices of `here`, stretch by stretch.
-            let mut slices: Vec<Vec<&mut [u64]>> = (0..parts).map(|_| Vec::new()).collect();
-            let mut rest: &mut [u64] = &mut here;
+            let (cuts, cell_trails) = &trails[cell];
+            let mut here: Vec<Vec<u64>> = layer
+                .pieces
+                .iter()
+                .map(|p| vec![0u64; p.keys.len()])
+                .collect();
+            // Each worker's slices of `here`, stretch by stretch: the runs of a piece, and
+            // the workers' stretches of a run, follow one another.
+            let mut slices: Vec<Vec<&mut [u64]>> = cuts.iter().map(|_| Vec::new()).collect();
+            let mut rest: Vec<&mut [u64]> = here.iter_mut().map(Vec::as_mut_slice).collect();
             for r in 0..cuts[0].len() {
                 for (p, cut) in cuts.iter().enumerate() {
-                    let (s, tail) = std::mem::take(&mut rest).split_at_mut(cut[r].len());
+                    let (q, run) = &cut[r];
+                    let (s, tail) = std::mem::take(&mut rest[*q]).split_at_mut(run.len());
                     slices[p].push(s);
-                    rest = tail;
+                    rest[*q] = tail;
                 }
             }
-            let work: Vec<_> = cuts.iter().zip(slices).collect();
-            let next = &layers[cell + 1];
-            let ships = run_mut(work, |(runs, mut into)| {
-                self.backward_part(cell, layer, next, &after, runs, &mut into)
+            // Worker `p` made piece `p` of the next layer, where all its successors are.
+            let work: Vec<_> = cuts
+                .iter()
+                .zip(cell_trails)
+                .zip(slices)
+                .zip(&after)
+                .collect();
+            let ships = run(work, |(((runs, trail), mut into), after)| {
+                self.backward_part(layer, runs, trail, after, &mut into)
             });
             per_cell[cell] = ships
                 .into_iter()
@@ -763,9 +838,6 @@ impl<'p> DpEngine<'p> {
             let done = std::mem::replace(&mut after, here);
             if keep {
                 kept.push(done);
-            }
-            if let Some(p) = &opts.progress {
-                p((2 * cells - cell) as u64, 2 * cells as u64);
             }
         }
         if keep {
@@ -776,18 +848,26 @@ impl<'p> DpEngine<'p> {
     }
 }
 
-/// `f` over each item, on the pool's threads when there are several.
-fn run<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
-    use rayon::prelude::*;
-    if items.len() == 1 {
-        vec![f(&items[0])]
-    } else {
-        items.par_iter().map(f).collect()
+/// Sorts by key: insertion sort for the few successors a group usually has.
+#[inline]
+fn sort_small(v: &mut [(Key, u64, u32)]) {
+    if v.len() > 24 {
+        v.sort_unstable_by_key(|e| e.0);
+        return;
+    }
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1].0 > x.0 {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
     }
 }
 
 /// `f` over each owned item, on the pool's threads when there are several.
-fn run_mut<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+fn run<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
     use rayon::prelude::*;
     if items.len() == 1 {
         items.into_iter().map(f).collect()
