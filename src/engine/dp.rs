@@ -538,15 +538,26 @@ impl<'p> DpEngine<'p> {
                 at = end;
             }
         }
-        // Pivots from the longest run, whose groups are sorted.
-        let mut pivots: Vec<Key> = match runs.iter().max_by_key(|r| r.1.len()) {
-            Some((q, r)) => (1..parts)
-                .map(|p| pk.group_in(layer.pieces[*q].keys[r.start + r.len() * p / parts]))
-                .collect(),
-            None => Vec::new(),
-        };
-        pivots.resize(parts, Key::MAX);
-        pivots[parts - 1] = Key::MAX;
+        // Pivots at the quantiles of an even sample of every run's groups.
+        let total: usize = runs.iter().map(|r| r.1.len()).sum();
+        let every = (total / 4096).max(1);
+        let mut sample: Vec<Key> = runs
+            .iter()
+            .flat_map(|(q, r)| {
+                let keys = &layer.pieces[*q].keys[r.clone()];
+                keys.iter().step_by(every).map(|&k| pk.group_in(k))
+            })
+            .collect();
+        sample.sort_unstable();
+        let mut pivots: Vec<Key> = (1..parts)
+            .map(|p| {
+                sample
+                    .get(sample.len() * p / parts)
+                    .copied()
+                    .unwrap_or(Key::MAX)
+            })
+            .collect();
+        pivots.push(Key::MAX);
         let mut cuts = vec![Vec::with_capacity(runs.len()); parts];
         for (q, run) in &runs {
             let keys = &layer.pieces[*q].keys;
