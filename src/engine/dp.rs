@@ -580,33 +580,37 @@ impl<'p> DpEngine<'p> {
     /// in `runs` and the states' index range in its piece.
     fn for_each_group(&self, layer: &Layer, runs: &[Run], mut f: impl FnMut(&[Run])) {
         let pk = &self.pack;
-        let keys: Vec<&[Key]> = runs
+        // The stretches with states left: their index in `runs`, keys, next index, and the
+        // group of that next state.
+        let mut open: Vec<(usize, &[Key], usize, Key)> = runs
             .iter()
-            .map(|(q, _)| layer.pieces[*q].keys.as_slice())
+            .enumerate()
+            .filter(|(_, (_, r))| !r.is_empty())
+            .map(|(i, (q, r))| {
+                let keys = &layer.pieces[*q].keys[..r.end];
+                (i, keys, r.start, pk.group_in(keys[r.start]))
+            })
             .collect();
-        let mut at: Vec<usize> = runs.iter().map(|r| r.1.start).collect();
         let mut members: Vec<Run> = Vec::with_capacity(runs.len());
-        loop {
-            let mut group = Key::MAX;
-            for (r, (_, run)) in runs.iter().enumerate() {
-                if at[r] < run.end {
-                    group = group.min(pk.group_in(keys[r][at[r]]));
-                }
-            }
-            if group == Key::MAX {
-                return;
-            }
+        while !open.is_empty() {
+            let group = open.iter().map(|o| o.3).min().expect("a stretch is open");
             members.clear();
-            for (r, (_, run)) in runs.iter().enumerate() {
-                let start = at[r];
-                while at[r] < run.end && pk.group_in(keys[r][at[r]]) == group {
-                    at[r] += 1;
+            for (i, keys, at, head) in open.iter_mut() {
+                if *head != group {
+                    continue;
                 }
-                if at[r] > start {
-                    members.push((r, start..at[r]));
+                let start = *at;
+                *at += 1;
+                while *at < keys.len() && pk.group_in(keys[*at]) == group {
+                    *at += 1;
                 }
+                *head = keys.get(*at).map_or(Key::MAX, |&k| pk.group_in(k));
+                members.push((*i, start..*at));
             }
             f(&members);
+            if open.iter().any(|o| o.3 == Key::MAX) {
+                open.retain(|o| o.3 != Key::MAX);
+            }
         }
     }
 
