@@ -46,13 +46,14 @@ fn bench(c: &mut Criterion) {
         });
     }
     for (name, p, expected) in &cases[..2] {
-        g.bench_function(format!("{name}, per-cell, dp"), |b| {
+        g.bench_function(format!("{name}, per-cell, dp, 2 threads"), |b| {
             b.iter(|| {
                 let r = broadside::Engine::Dp
                     .count(
                         p,
                         &CountOptions {
                             per_cell: true,
+                            parallel: true,
                             ..Default::default()
                         },
                     )
@@ -66,10 +67,16 @@ fn bench(c: &mut Criterion) {
                 black_box(r)
             })
         });
-        g.bench_function(format!("{name}, total, dp"), |b| {
+        g.bench_function(format!("{name}, total, dp, 2 threads"), |b| {
             b.iter(|| {
                 let r = broadside::Engine::Dp
-                    .count(p, &CountOptions::default())
+                    .count(
+                        p,
+                        &CountOptions {
+                            parallel: true,
+                            ..Default::default()
+                        },
+                    )
                     .unwrap();
                 assert_eq!(r.count, *expected);
                 black_box(r)

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use broadside::sample::{Sampler, SamplerKind};
+use broadside::sample::{Sampler, SamplerKind, UniformMethod};
 use broadside::{Dims, Fleet, Problem, ProblemSpec, Rules, format, validate};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -56,6 +56,28 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(Sampler::new(p, SamplerKind::Uniform).unwrap().method()))
         });
     }
+    // The same state forced through the DP's walk, the method of states too dense for
+    // rejection and too many for a list.
+    let t = Instant::now();
+    let mut walk = Sampler::uniform_by(&mid, UniformMethod::Dp)
+        .unwrap()
+        .expect("the DP takes a game state");
+    println!(
+        "sakuta-iida midgame: DP walk ready in {:.3} s",
+        t.elapsed().as_secs_f64()
+    );
+    let mut rng = StdRng::seed_from_u64(2);
+    g.bench_function("sakuta-iida midgame, 10000 layouts by the DP walk", |b| {
+        b.iter(|| {
+            for i in 0..10_000 {
+                let l = walk.sample(&mut rng).unwrap();
+                if i % 1000 == 0 {
+                    assert!(validate::check(mid.spec(), &l).is_ok());
+                }
+                black_box(l);
+            }
+        })
+    });
     g.finish();
 }
 

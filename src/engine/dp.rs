@@ -76,10 +76,18 @@ const SHIP: u32 = 1 << 31;
 /// Exact uniform sampling of layouts through the DP's layers: from the first cell on, each
 /// transition is taken with probability proportional to the completions of the state it
 /// reaches, so every layout is drawn with probability exactly 1 / (number of layouts).
+///
+/// The walk follows the forward pass's trails: a state's successors are the edges of its
+/// trail, in the order [`DpEngine::step`] makes its moves, so no state is searched for.
 pub struct DpSampler<'p> {
     dp: DpEngine<'p>,
     /// Per layer, its pieces of sorted keys with each state's completions.
     layers: Vec<Layer>,
+    /// Per layer and piece, where each state's edges start in the trail of the worker that
+    /// met it; that worker is the one whose stretches hold the state.
+    links: Vec<Vec<Vec<u64>>>,
+    /// Per cell and worker, the forward trail.
+    trails: Vec<Vec<Trail>>,
     total: u128,
 }
 
@@ -96,29 +104,26 @@ impl DpSampler<'_> {
             return None;
         }
         let d = self.dp.problem.dims();
-        let pk = &self.dp.pack;
-        let mut key: Key = 0;
+        // The state: its piece and index in the layer.
+        let (mut q, mut i) = (0, 0);
         let mut ships = Vec::new();
-        let mut options: Vec<(Key, Move, u64)> = Vec::with_capacity(8);
+        let mut options: Vec<((usize, usize), Move, u64)> = Vec::with_capacity(8);
         for cell in 0..d.cells() {
             options.clear();
-            // Every successor lies in the stretch of the next layer this state's group leads to.
-            let g = pk.group_in(key);
-            let piece = self.layers[cell + 1]
-                .pieces
-                .iter()
-                .find(|p| p.keys.last().is_some_and(|&k| pk.group_out(k) >= g))?;
-            let keys = &piece.keys;
-            let lo = keys.partition_point(|&k| pk.group_out(k) < g);
-            let hi = lo + keys[lo..].partition_point(|&k| pk.group_out(k) == g);
-            self.dp.step(key, cell, |k, mv| {
-                if let Ok(i) = keys[lo..hi].binary_search(&k) {
-                    options.push((k, mv, piece.counts[lo + i]));
-                }
+            let key = self.layers[cell].pieces[q].keys[i];
+            let (worker, at) = unlink(self.links[cell][q][i]);
+            let edges = &self.trails[cell][worker].edges[at..];
+            let next = &self.layers[cell + 1].pieces[worker];
+            // The moves come in the order the forward pass recorded their edges.
+            let mut k = 0;
+            self.dp.step(key, cell, |_, mv| {
+                let j = (edges[k] & !SHIP) as usize;
+                options.push(((worker, j), mv, next.counts[j]));
+                k += 1;
             });
             let sum: u64 = options.iter().map(|o| o.2).sum();
             let mut r = rng.random_range(0..sum);
-            let &(k, mv, _) = options
+            let &(state, mv, _) = options
                 .iter()
                 .find(|o| {
                     if r < o.2 {
@@ -140,7 +145,7 @@ impl DpSampler<'_> {
                     cells: (0..len).map(|i| cell + i * step).collect(),
                 });
             }
-            key = k;
+            (q, i) = state;
         }
         Some(Layout { ships })
     }
@@ -210,11 +215,6 @@ impl Packing {
     #[inline]
     fn group_in(&self, key: Key) -> Key {
         (key >> self.low) & ((1 << ((self.width as u32 - 1) * self.label_bits)) - 1)
-    }
-    /// The labels but the youngest, of a state after a cell: the group it came from.
-    #[inline]
-    fn group_out(&self, key: Key) -> Key {
-        key >> (self.low + self.label_bits)
     }
     /// The state after a cell labelled `label`: the oldest label dropped, the fleet counters
     /// kept, the horizontal label and diagonal bit replaced.
@@ -466,15 +466,18 @@ impl<'p> DpEngine<'p> {
         let (mut layers, trails, total) = self
             .forward(&opts, true)
             .map_err(|e| e.unwrap_or(CountError::Overflow))?;
-        let (_, completions) = self.marginals(&layers, &trails, true)?;
+        let (_, completions, links) = self.marginals(&layers, &trails, true)?;
         for (layer, b) in layers.iter_mut().zip(completions) {
             for (piece, b) in layer.pieces.iter_mut().zip(b) {
                 piece.counts = b;
             }
         }
+        let trails = trails.into_iter().map(|(_, t)| t).collect();
         Ok(DpSampler {
             dp: self,
             layers,
+            links,
+            trails,
             total,
         })
     }
@@ -502,7 +505,7 @@ impl<'p> DpEngine<'p> {
             Err(Some(e)) => return Err(e),
         };
         let per_cell = if opts.per_cell {
-            let (per_cell, _) = self.marginals(&layers, &trails, false)?;
+            let (per_cell, _, _) = self.marginals(&layers, &trails, false)?;
             if let Some(p) = &opts.progress {
                 let cells = per_cell.len() as u64;
                 p(2 * cells, 2 * cells);
@@ -759,19 +762,23 @@ impl<'p> DpEngine<'p> {
     /// One worker's share of the backward step, following its forward `trail`: the
     /// completions of its stretches `runs` of `layer` written to `into` (one slice per
     /// stretch), from the completions `after` of its piece of the next layer; returns the
-    /// layouts with a ship on the cell among them, or `None` on overflow.
+    /// layouts with a ship on the cell among them, or `None` on overflow. With `links`,
+    /// also writes each state's link into the trail (see [`link`]).
+    #[allow(clippy::too_many_arguments)]
     fn backward_part(
         &self,
+        worker: usize,
         layer: &Layer,
         runs: &[Run],
         trail: &Trail,
         after: &[u64],
         into: &mut [&mut [u64]],
+        mut links: Option<&mut [&mut [u64]]>,
     ) -> Option<u128> {
         let mut ships = 0u128;
         let mut ok = true;
         let mut degrees = trail.degrees.iter();
-        let mut edges = trail.edges.iter();
+        let mut at = 0;
         self.for_each_group(layer, runs, |members| {
             for (r, range) in members {
                 let (q, run) = &runs[*r];
@@ -779,8 +786,8 @@ impl<'p> DpEngine<'p> {
                 for i in range.clone() {
                     let fwd = counts[i] as u128;
                     let mut b = 0u64;
-                    let degree = *degrees.next().expect("one degree per state");
-                    for &e in edges.by_ref().take(degree as usize) {
+                    let degree = *degrees.next().expect("one degree per state") as usize;
+                    for &e in &trail.edges[at..at + degree] {
                         let bn = after[(e & !SHIP) as usize];
                         match b.checked_add(bn) {
                             Some(x) => b = x,
@@ -792,6 +799,10 @@ impl<'p> DpEngine<'p> {
                         }
                     }
                     into[*r][i - run.start] = b;
+                    if let Some(l) = links.as_deref_mut() {
+                        l[*r][i - run.start] = link(worker, at);
+                    }
+                    at += degree;
                 }
             }
         });
@@ -799,15 +810,16 @@ impl<'p> DpEngine<'p> {
     }
 
     /// The backward pass, along the forward trails: completions per state, and per cell the
-    /// layouts with a ship there. With `keep`, also returns each layer's completions, piece
-    /// by piece (index `i`: the states before cell `i`), which is what uniform sampling walks.
+    /// layouts with a ship there. With `keep`, also returns per layer, piece by piece (index
+    /// `i`: the states before cell `i`), each state's completions and the link from it into
+    /// the trails, which is what uniform sampling walks.
     #[allow(clippy::type_complexity)]
     fn marginals(
         &self,
         layers: &[Layer],
         trails: &[(Vec<Vec<Run>>, Vec<Trail>)],
         keep: bool,
-    ) -> Result<(Vec<u128>, Vec<Vec<Vec<u64>>>), CountError> {
+    ) -> Result<(Vec<u128>, Vec<Vec<Vec<u64>>>, Vec<Vec<Vec<u64>>>), CountError> {
         let cells = layers.len() - 1;
         let mut per_cell = vec![0u128; cells];
         let mut after: Vec<Vec<u64>> = layers[cells]
@@ -816,36 +828,49 @@ impl<'p> DpEngine<'p> {
             .map(|p| p.keys.iter().map(|&k| self.is_final(k) as u64).collect())
             .collect();
         let mut kept = Vec::new();
+        let mut kept_links = Vec::new();
         for cell in (0..cells).rev() {
             let layer = &layers[cell];
             let (cuts, cell_trails) = &trails[cell];
-            let mut here: Vec<Vec<u64>> = layer
-                .pieces
-                .iter()
-                .map(|p| vec![0u64; p.keys.len()])
-                .collect();
-            // Each worker's slices of `here`, stretch by stretch: the runs of a piece, and
-            // the workers' stretches of a run, follow one another.
-            let mut slices: Vec<Vec<&mut [u64]>> = cuts.iter().map(|_| Vec::new()).collect();
-            let mut rest: Vec<&mut [u64]> = here.iter_mut().map(Vec::as_mut_slice).collect();
-            for r in 0..cuts[0].len() {
-                for (p, cut) in cuts.iter().enumerate() {
-                    let (q, run) = &cut[r];
-                    let (s, tail) = std::mem::take(&mut rest[*q]).split_at_mut(run.len());
-                    slices[p].push(s);
-                    rest[*q] = tail;
-                }
-            }
+            let zeros = || -> Vec<Vec<u64>> {
+                layer
+                    .pieces
+                    .iter()
+                    .map(|p| vec![0u64; p.keys.len()])
+                    .collect()
+            };
+            let mut here = zeros();
+            let mut links = if keep { zeros() } else { Vec::new() };
+            let into = split(cuts, &mut here);
+            let mut link_slices: Vec<Option<Vec<&mut [u64]>>> = if keep {
+                split(cuts, &mut links).into_iter().map(Some).collect()
+            } else {
+                cuts.iter().map(|_| None).collect()
+            };
             // Worker `p` made piece `p` of the next layer, where all its successors are.
             let work: Vec<_> = cuts
                 .iter()
                 .zip(cell_trails)
-                .zip(slices)
+                .zip(into)
+                .zip(link_slices.drain(..))
                 .zip(&after)
                 .collect();
-            let ships = run(work, |(((runs, trail), mut into), after)| {
-                self.backward_part(layer, runs, trail, after, &mut into)
-            });
+            let work: Vec<_> = work.into_iter().enumerate().collect();
+            let ships = run(
+                work,
+                |(worker, ((((runs, trail), mut into), links), after))| {
+                    let mut links = links;
+                    self.backward_part(
+                        worker,
+                        layer,
+                        runs,
+                        trail,
+                        after,
+                        &mut into,
+                        links.as_deref_mut(),
+                    )
+                },
+            );
             per_cell[cell] = ships
                 .into_iter()
                 .sum::<Option<u128>>()
@@ -853,14 +878,44 @@ impl<'p> DpEngine<'p> {
             let done = std::mem::replace(&mut after, here);
             if keep {
                 kept.push(done);
+                kept_links.push(links);
             }
         }
         if keep {
             kept.push(after);
             kept.reverse();
+            kept_links.reverse();
         }
-        Ok((per_cell, kept))
+        Ok((per_cell, kept, kept_links))
     }
+}
+
+/// A state's link into the trails: the worker that met it (and so the trail, and the piece
+/// of the next layer its successors are in), and where its edges start in that trail.
+fn link(worker: usize, at: usize) -> u64 {
+    ((worker as u64) << 40) | at as u64
+}
+
+/// The worker and edge offset of a [`link`].
+fn unlink(link: u64) -> (usize, usize) {
+    ((link >> 40) as usize, (link & ((1 << 40) - 1)) as usize)
+}
+
+/// Each worker's slices of `bufs` (one buffer per piece of a layer), stretch by stretch as
+/// `cuts` lists them: the runs of a piece, and the workers' stretches of a run, follow one
+/// another.
+fn split<'a>(cuts: &[Vec<Run>], bufs: &'a mut [Vec<u64>]) -> Vec<Vec<&'a mut [u64]>> {
+    let mut slices: Vec<Vec<&mut [u64]>> = cuts.iter().map(|_| Vec::new()).collect();
+    let mut rest: Vec<&mut [u64]> = bufs.iter_mut().map(Vec::as_mut_slice).collect();
+    for r in 0..cuts[0].len() {
+        for (p, cut) in cuts.iter().enumerate() {
+            let (q, run) = &cut[r];
+            let (s, tail) = std::mem::take(&mut rest[*q]).split_at_mut(run.len());
+            slices[p].push(s);
+            rest[*q] = tail;
+        }
+    }
+    slices
 }
 
 /// Sorts by key: insertion sort for the few successors a group usually has.
