@@ -455,7 +455,8 @@ impl<'p> DpEngine<'p> {
     }
 
     /// Prepares exact uniform sampling: the forward and backward passes, keeping every
-    /// layer's keys and completions (16 bytes a state; the empty 10x10 board has some 2e7).
+    /// layer's keys, completions and trails (about 30 bytes a state; the empty 10x10 board
+    /// has some 2e7 states).
     pub fn sampler(self) -> Result<DpSampler<'p>, CountError> {
         let opts = CountOptions {
             per_cell: true,
