@@ -86,8 +86,8 @@ pub struct DpSampler<'p> {
     /// Per layer and piece, where each state's edges start in the trail of the worker that
     /// met it; that worker is the one whose stretches hold the state.
     links: Vec<Vec<Vec<u64>>>,
-    /// Per cell and worker, the forward trail.
-    trails: Vec<Vec<Trail>>,
+    /// Per cell and worker, the edges of the forward trail.
+    edges: Vec<Vec<Vec<u32>>>,
     total: u128,
 }
 
@@ -112,7 +112,7 @@ impl DpSampler<'_> {
             options.clear();
             let key = self.layers[cell].pieces[q].keys[i];
             let (worker, at) = unlink(self.links[cell][q][i]);
-            let edges = &self.trails[cell][worker].edges[at..];
+            let edges = &self.edges[cell][worker][at..];
             let next = &self.layers[cell + 1].pieces[worker];
             // The moves come in the order the forward pass recorded their edges.
             let mut k = 0;
@@ -473,12 +473,15 @@ impl<'p> DpEngine<'p> {
                 piece.counts = b;
             }
         }
-        let trails = trails.into_iter().map(|(_, t)| t).collect();
+        let edges = trails
+            .into_iter()
+            .map(|(_, t)| t.into_iter().map(|t| t.edges).collect())
+            .collect();
         Ok(DpSampler {
             dp: self,
             layers,
             links,
-            trails,
+            edges,
             total,
         })
     }
@@ -643,6 +646,7 @@ impl<'p> DpEngine<'p> {
         let mut ship: Vec<bool> = Vec::with_capacity(64);
         let mut index: Vec<u32> = Vec::with_capacity(64);
         let mut ok = true;
+        let record = trail.is_some();
         self.for_each_group(layer, runs, |members| {
             buf.clear();
             ship.clear();
@@ -653,7 +657,9 @@ impl<'p> DpEngine<'p> {
                     let before = buf.len();
                     self.step(piece.keys[i], cell, |k, mv| {
                         buf.push((k, n, buf.len() as u32));
-                        ship.push(mv != Move::Water);
+                        if record {
+                            ship.push(mv != Move::Water);
+                        }
                     });
                     if let Some(t) = trail.as_deref_mut() {
                         // At most one successor per type and direction, plus water: the
@@ -664,10 +670,14 @@ impl<'p> DpEngine<'p> {
             }
             sort_small(&mut buf);
             index.clear();
-            index.resize(buf.len(), 0);
+            if record {
+                index.resize(buf.len(), 0);
+            }
             let mut entries = buf.iter();
             if let Some(&(mut key, mut n, e)) = entries.next() {
-                index[e as usize] = out.keys.len() as u32;
+                if record {
+                    index[e as usize] = out.keys.len() as u32;
+                }
                 for &(k, m, e) in entries {
                     if k == key {
                         match n.checked_add(m) {
@@ -679,7 +689,9 @@ impl<'p> DpEngine<'p> {
                         out.counts.push(n);
                         (key, n) = (k, m);
                     }
-                    index[e as usize] = out.keys.len() as u32;
+                    if record {
+                        index[e as usize] = out.keys.len() as u32;
+                    }
                 }
                 out.keys.push(key);
                 out.counts.push(n);
@@ -855,8 +867,8 @@ impl<'p> DpEngine<'p> {
                 .zip(into)
                 .zip(link_slices.drain(..))
                 .zip(&after)
+                .enumerate()
                 .collect();
-            let work: Vec<_> = work.into_iter().enumerate().collect();
             let ships = run(
                 work,
                 |(worker, ((((runs, trail), mut into), links), after))| {
