@@ -35,6 +35,9 @@ use crate::rules::Rules;
 
 use super::{CountError, CountOptions, CountResult};
 
+mod gather;
+use gather::Gather;
+
 /// A state key: the packed state.
 type Key = u64;
 
@@ -269,6 +272,8 @@ pub struct DpEngine<'p> {
     water: Vec<bool>,
     ship: Vec<bool>,
     no_touch: bool,
+    /// The most low key bits a worker sums successors in a table for (see [`Gather`]).
+    table_bits: u32,
 }
 
 impl<'p> DpEngine<'p> {
@@ -354,6 +359,7 @@ impl<'p> DpEngine<'p> {
             water,
             ship,
             no_touch: problem.rules() == Rules::NoTouch,
+            table_bits: gather::MAX_TABLE_BITS,
         })
     }
 
@@ -622,14 +628,15 @@ impl<'p> DpEngine<'p> {
     }
 
     /// One worker's share of the forward step at `cell`: the successors of its stretches of
-    /// `layer`, sorted, with their counts, written to `out`; with `trail`, what the backward
-    /// pass needs. False on overflow.
+    /// `layer`, sorted, with their counts, written to `out` through `gather`; with `trail`,
+    /// what the backward pass needs. False on overflow.
     fn forward_part(
         &self,
         cell: usize,
         layer: &Layer,
         runs: &[Run],
         out: &mut Piece,
+        gather: &mut Gather,
         mut trail: Option<&mut Trail>,
     ) -> bool {
         let n: usize = runs.iter().map(|r| r.1.len()).sum();
@@ -641,68 +648,37 @@ impl<'p> DpEngine<'p> {
             t.degrees.reserve(n);
             t.edges.reserve(2 * n);
         }
-        // (successor, count, the order it came in); per successor in that order, its move.
-        let mut buf: Vec<(Key, u64, u32)> = Vec::with_capacity(64);
-        let mut ship: Vec<bool> = Vec::with_capacity(64);
-        let mut index: Vec<u32> = Vec::with_capacity(64);
+        // Per successor in the order it came in: its slot in `gather`, and whether its move
+        // puts a ship on the cell.
+        let mut slots: Vec<(u32, bool)> = Vec::with_capacity(64);
         let mut ok = true;
         let record = trail.is_some();
         self.for_each_group(layer, runs, |members| {
-            buf.clear();
-            ship.clear();
+            slots.clear();
             for (r, range) in members {
                 let piece = &layer.pieces[runs[*r].0];
                 for i in range.clone() {
                     let n = piece.counts[i];
-                    let before = buf.len();
+                    let before = slots.len();
                     self.step(piece.keys[i], cell, |k, mv| {
-                        buf.push((k, n, buf.len() as u32));
+                        let slot = gather.push(k, n);
                         if record {
-                            ship.push(mv != Move::Water);
+                            slots.push((slot, mv != Move::Water));
                         }
                     });
                     if let Some(t) = trail.as_deref_mut() {
                         // At most one successor per type and direction, plus water: the
                         // fleet counters' bits keep the types well under 127.
-                        t.degrees.push((buf.len() - before) as u8);
+                        t.degrees.push((slots.len() - before) as u8);
                     }
                 }
             }
-            sort_small(&mut buf);
-            index.clear();
-            if record {
-                index.resize(buf.len(), 0);
-            }
-            let mut entries = buf.iter();
-            if let Some(&(mut key, mut n, e)) = entries.next() {
-                if record {
-                    index[e as usize] = out.keys.len() as u32;
-                }
-                for &(k, m, e) in entries {
-                    if k == key {
-                        match n.checked_add(m) {
-                            Some(x) => n = x,
-                            None => ok = false,
-                        }
-                    } else {
-                        out.keys.push(key);
-                        out.counts.push(n);
-                        (key, n) = (k, m);
-                    }
-                    if record {
-                        index[e as usize] = out.keys.len() as u32;
-                    }
-                }
-                out.keys.push(key);
-                out.counts.push(n);
-            }
+            ok &= gather.write(out, record);
             if let Some(t) = trail.as_deref_mut() {
-                t.edges.extend(
-                    index
-                        .iter()
-                        .zip(&ship)
-                        .map(|(&i, &s)| if s { i | SHIP } else { i }),
-                );
+                t.edges.extend(slots.iter().map(|&(slot, ship)| {
+                    let i = gather.position(slot);
+                    if ship { i | SHIP } else { i }
+                }));
             }
         });
         ok
@@ -727,8 +703,10 @@ impl<'p> DpEngine<'p> {
                 counts: vec![1],
             }],
         };
-        // Spent pieces, reused when the layers are not kept.
+        // Spent pieces, reused when the layers are not kept; one gatherer per worker.
         let mut spare: Vec<Piece> = Vec::new();
+        let bits = self.pack.low + self.pack.label_bits;
+        let mut gathers: Vec<Gather> = Vec::new();
         let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
@@ -736,14 +714,24 @@ impl<'p> DpEngine<'p> {
             }
             let parts = DpEngine::parts(opts, &current);
             let cuts = self.cuts(&current, parts);
+            while gathers.len() < parts {
+                gathers.push(Gather::new(bits, self.table_bits));
+            }
             let work: Vec<_> = cuts
                 .iter()
-                .map(|runs| (runs, spare.pop().unwrap_or_default(), Trail::default()))
+                .zip(gathers.drain(..))
+                .map(|(runs, g)| (runs, g, spare.pop().unwrap_or_default(), Trail::default()))
                 .collect();
-            let done = run(work, |(runs, mut piece, mut trail)| {
-                let ok =
-                    self.forward_part(cell, &current, runs, &mut piece, keep.then_some(&mut trail));
-                (ok, piece, trail)
+            let done = run(work, |(runs, mut gather, mut piece, mut trail)| {
+                let ok = self.forward_part(
+                    cell,
+                    &current,
+                    runs,
+                    &mut piece,
+                    &mut gather,
+                    keep.then_some(&mut trail),
+                );
+                (ok, gather, piece, trail)
             });
             if done.iter().any(|d| !d.0) {
                 return Err(Some(CountError::Overflow));
@@ -751,8 +739,13 @@ impl<'p> DpEngine<'p> {
             if let Some(p) = &opts.progress {
                 p(cell as u64 + 1, 2 * cells as u64);
             }
-            let (pieces, cell_trails): (Vec<Piece>, Vec<Trail>) =
-                done.into_iter().map(|(_, p, t)| (p, t)).unzip();
+            let mut pieces = Vec::with_capacity(parts);
+            let mut cell_trails = Vec::with_capacity(parts);
+            for (_, g, p, t) in done {
+                gathers.push(g);
+                pieces.push(p);
+                cell_trails.push(t);
+            }
             let previous = std::mem::replace(&mut current, Layer { pieces });
             if keep {
                 layers.push(previous);
@@ -931,24 +924,6 @@ fn split<'a>(cuts: &[Vec<Run>], bufs: &'a mut [Vec<u64>]) -> Vec<Vec<&'a mut [u6
     slices
 }
 
-/// Sorts by key: insertion sort for the few successors a group usually has.
-#[inline]
-fn sort_small(v: &mut [(Key, u64, u32)]) {
-    if v.len() > 24 {
-        v.sort_unstable_by_key(|e| e.0);
-        return;
-    }
-    for i in 1..v.len() {
-        let x = v[i];
-        let mut j = i;
-        while j > 0 && v[j - 1].0 > x.0 {
-            v[j] = v[j - 1];
-            j -= 1;
-        }
-        v[j] = x;
-    }
-}
-
 /// `f` over each owned item, on the pool's threads when there are several.
 fn run<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
     use rayon::prelude::*;
@@ -956,5 +931,35 @@ fn run<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec
         items.into_iter().map(f).collect()
     } else {
         items.into_par_iter().map(f).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Dims, Fleet, ProblemSpec};
+
+    /// Summing successors by sorting, as wide states must, gives what the table gives.
+    #[test]
+    fn sorting_successors_agrees_with_the_table() {
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            let spec =
+                ProblemSpec::empty(Dims::new(6, 5), Fleet::straight(&[4, 3, 2, 2, 1]), rules);
+            let problem = spec.build().unwrap();
+            let table = DpEngine::new(&problem).unwrap();
+            let mut sort = DpEngine::new(&problem).unwrap();
+            sort.table_bits = 0;
+            for parallel in [false, true] {
+                let opts = CountOptions {
+                    per_cell: true,
+                    parallel,
+                    ..CountOptions::default()
+                };
+                let (a, b) = (table.count(&opts).unwrap(), sort.count(&opts).unwrap());
+                assert!(a.count > 0);
+                assert_eq!(a.count, b.count);
+                assert_eq!(a.per_cell, b.per_cell);
+            }
+        }
     }
 }
