@@ -272,6 +272,7 @@ pub struct DpEngine<'p> {
     water: Vec<bool>,
     ship: Vec<bool>,
     no_touch: bool,
+    max_len: usize,
     /// The most low key bits a worker sums successors in a table for (see [`Gather`]).
     table_bits: u32,
 }
@@ -359,6 +360,7 @@ impl<'p> DpEngine<'p> {
             water,
             ship,
             no_touch: problem.rules() == Rules::NoTouch,
+            max_len: max_len as usize,
             table_bits: gather::MAX_TABLE_BITS,
         })
     }
@@ -426,6 +428,19 @@ impl<'p> DpEngine<'p> {
         if self.water[cell] || (self.no_touch && (left_occ || ul || ur || self.occupied(up))) {
             return;
         }
+        // A ship across is cut short by the row above: it may not run under a vertical ship
+        // still running down, nor under the no-touch rule run beside any ship there. `block`
+        // is how far right the first such cell above is.
+        let block = (1..=self.max_len.min(w - 1 - c))
+            .find(|&j| {
+                let above = pk.label(key, w - 1 - j);
+                if self.no_touch {
+                    above != FREE
+                } else {
+                    above >= 2
+                }
+            })
+            .unwrap_or(usize::MAX);
         for t in 0..self.lens.len() {
             let used = pk.used(key, t);
             if used >= self.counts[t] {
@@ -441,7 +456,9 @@ impl<'p> DpEngine<'p> {
             }
             // A ship of length l starting here: l - 1 cells left after this one.
             let cont = l as u32;
-            if self.start_h[t][cell] {
+            // Under no-touch the cell above the end's right neighbour matters too.
+            let fits = if self.no_touch { l < block } else { l <= block };
+            if self.start_h[t][cell] && fits {
                 f(finish(k, cont, self.done()), Move::Start(t, Dir::Across));
             }
             if self.start_v[t][cell] {
