@@ -273,6 +273,9 @@ pub struct DpEngine<'p> {
     ship: Vec<bool>,
     no_touch: bool,
     max_len: usize,
+    /// The label bits that make a cell above block a ship across: those of any occupied
+    /// label under no-touch, else those of labels that continue down.
+    blocking: Key,
     /// The most low key bits a worker sums successors in a table for (see [`Gather`]).
     table_bits: u32,
 }
@@ -361,6 +364,11 @@ impl<'p> DpEngine<'p> {
             ship,
             no_touch: problem.rules() == Rules::NoTouch,
             max_len: max_len as usize,
+            blocking: {
+                let no_touch = problem.rules() == Rules::NoTouch;
+                let label = ((1 << label_bits) - 1) & if no_touch { !0 } else { !(DONE as Key) };
+                (0..d.width as u32).fold(0, |m, i| m | label << (low + i * label_bits))
+            },
             table_bits: gather::MAX_TABLE_BITS,
         })
     }
@@ -430,17 +438,19 @@ impl<'p> DpEngine<'p> {
         }
         // A ship across is cut short by the row above: it may not run under a vertical ship
         // still running down, nor under the no-touch rule run beside any ship there. `block`
-        // is how far right the first such cell above is.
-        let block = (1..=self.max_len.min(w - 1 - c))
-            .find(|&j| {
-                let above = pk.label(key, w - 1 - j);
-                if self.no_touch {
-                    above != FREE
-                } else {
-                    above >= 2
-                }
-            })
-            .unwrap_or(usize::MAX);
+        // is how far right the first such cell above is: the labels of the `n` cells above
+        // to the right lie together in the key, the nearest highest.
+        let block = {
+            let n = self.max_len.min(w - 1 - c) as u32;
+            let lb = pk.label_bits;
+            let lo = pk.low + (w as u32 - 1 - n) * lb;
+            let m = (key >> lo) & ((1 << (n * lb)) - 1) & (self.blocking >> lo);
+            if m == 0 {
+                usize::MAX
+            } else {
+                ((n * lb - 1 - (63 - m.leading_zeros())) / lb + 1) as usize
+            }
+        };
         for t in 0..self.lens.len() {
             let used = pk.used(key, t);
             if used >= self.counts[t] {
