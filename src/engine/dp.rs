@@ -185,6 +185,8 @@ struct Packing {
     diag_shift: u32,
     used_shift: Vec<u32>,
     used_bits: Vec<u32>,
+    /// Per bit of a key at or above `low`, the age of the label holding it.
+    ages: [u8; 64],
 }
 
 impl Packing {
@@ -196,6 +198,11 @@ impl Packing {
     #[inline]
     fn label(&self, key: Key, age: usize) -> u32 {
         ((key >> (self.low + age as u32 * self.label_bits)) & self.label_mask()) as u32
+    }
+    /// The age of the label holding bit `bit` of a key.
+    #[inline]
+    fn age_of_bit(&self, bit: u32) -> usize {
+        self.ages[bit as usize] as usize
     }
     /// The oldest label: the cell above.
     #[inline]
@@ -272,10 +279,10 @@ pub struct DpEngine<'p> {
     water: Vec<bool>,
     ship: Vec<bool>,
     no_touch: bool,
-    max_len: usize,
-    /// The label bits that make a cell above block a ship across: those of any occupied
+    /// Per column, the bits of the labels of the cells above to the right that a ship
+    /// across starting there could reach and that would block it: those of any occupied
     /// label under no-touch, else those of labels that continue down.
-    blocking: Key,
+    above_right: Vec<Key>,
     /// The most low key bits a worker sums successors in a table for (see [`Gather`]).
     table_bits: u32,
 }
@@ -354,6 +361,7 @@ impl<'p> DpEngine<'p> {
                 diag_shift,
                 used_shift,
                 used_bits,
+                ages: std::array::from_fn(|b| ((b as u32).saturating_sub(low) / label_bits) as u8),
             },
             lens,
             counts,
@@ -363,12 +371,18 @@ impl<'p> DpEngine<'p> {
             water,
             ship,
             no_touch: problem.rules() == Rules::NoTouch,
-            max_len: max_len as usize,
-            blocking: {
-                let no_touch = problem.rules() == Rules::NoTouch;
-                let label = ((1 << label_bits) - 1) & if no_touch { !0 } else { !(DONE as Key) };
-                (0..d.width as u32).fold(0, |m, i| m | label << (low + i * label_bits))
-            },
+            above_right: (0..d.width)
+                .map(|c| {
+                    let no_touch = problem.rules() == Rules::NoTouch;
+                    let label =
+                        ((1 << label_bits) - 1) & if no_touch { !0 } else { !(DONE as Key) };
+                    // The cells j = 1..=n to the right, at ages w - 1 - j.
+                    let n = (max_len as usize).min(d.width - 1 - c);
+                    (1..=n).fold(0, |m, j| {
+                        m | label << (low + (d.width - 1 - j) as u32 * label_bits)
+                    })
+                })
+                .collect(),
             table_bits: gather::MAX_TABLE_BITS,
         })
     }
@@ -438,18 +452,12 @@ impl<'p> DpEngine<'p> {
         }
         // A ship across is cut short by the row above: it may not run under a vertical ship
         // still running down, nor under the no-touch rule run beside any ship there. `block`
-        // is how far right the first such cell above is: the labels of the `n` cells above
-        // to the right lie together in the key, the nearest highest.
-        let block = {
-            let n = self.max_len.min(w - 1 - c) as u32;
-            let lb = pk.label_bits;
-            let lo = pk.low + (w as u32 - 1 - n) * lb;
-            let m = (key >> lo) & ((1 << (n * lb)) - 1) & (self.blocking >> lo);
-            if m == 0 {
-                usize::MAX
-            } else {
-                ((n * lb - 1 - (63 - m.leading_zeros())) / lb + 1) as usize
-            }
+        // is how far right the first such cell above is; the nearer, the higher its label.
+        let above = key & self.above_right[c];
+        let block = if above == 0 {
+            usize::MAX
+        } else {
+            w - 1 - pk.age_of_bit(63 - above.leading_zeros())
         };
         for t in 0..self.lens.len() {
             let used = pk.used(key, t);
