@@ -65,12 +65,26 @@ impl Layer {
 type Run = (usize, Range<usize>);
 
 /// What the forward pass records for the backward pass, per layer and worker, in the order
-/// it met the states: each state's number of successors, and per successor its index in the
-/// worker's next piece, with [`SHIP`] set when the move puts a ship on the cell.
+/// it met the states: which of the worker's stretches each state is in (within a stretch the
+/// states come in order), its number of successors, and per successor its index in the
+/// worker's next piece, with [`SHIP`] set when the move puts a ship on the cell. The
+/// backward pass replays it without the keys.
 #[derive(Default)]
 struct Trail {
+    stretches: Vec<u8>,
     degrees: Vec<u8>,
     edges: Vec<u32>,
+}
+
+/// What the forward pass keeps of the layers it has passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keep {
+    /// Nothing: the total is all that is wanted.
+    Nothing,
+    /// The counts and the trails, for the backward pass.
+    Trails,
+    /// The keys as well, for the sampler, which steps states again.
+    Keys,
 }
 
 /// The edge flag of a move that puts a ship on its cell.
@@ -487,9 +501,11 @@ impl<'p> DpEngine<'p> {
 
     /// How many workers a pass over `layer` uses: every thread of the pool when
     /// `opts.parallel` and the layer is large enough to share, else one.
-    fn parts(opts: &CountOptions, layer: &Layer) -> usize {
+    fn parts(&self, opts: &CountOptions, layer: &Layer) -> usize {
         if opts.parallel && layer.len() >= 4096 {
-            rayon::current_num_threads().max(1)
+            // A worker's stretches, one per piece and label, are numbered in a byte.
+            let most = (256 >> self.pack.label_bits).max(1);
+            rayon::current_num_threads().clamp(1, most)
         } else {
             1
         }
@@ -497,7 +513,7 @@ impl<'p> DpEngine<'p> {
 
     /// Prepares exact uniform sampling: the forward and backward passes, keeping every
     /// layer's keys, completions and trails (about 30 bytes a state; the empty 10x10 board
-    /// has some 2e7 states).
+    /// has some 1.7e7 states).
     pub fn sampler(self) -> Result<DpSampler<'p>, CountError> {
         let opts = CountOptions {
             per_cell: true,
@@ -506,7 +522,7 @@ impl<'p> DpEngine<'p> {
         };
         // Without a time limit the forward pass cannot stop early.
         let (mut layers, trails, total) = self
-            .forward(&opts, true)
+            .forward(&opts, Keep::Keys)
             .map_err(|e| e.unwrap_or(CountError::Overflow))?;
         let (_, completions, links) = self.marginals(&layers, &trails, true)?;
         for (layer, b) in layers.iter_mut().zip(completions) {
@@ -535,7 +551,12 @@ impl<'p> DpEngine<'p> {
     /// `opts.parallel`. A count limit is ignored: the DP takes time polynomial in the number
     /// of states, not in the count.
     pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
-        let (layers, trails, total) = match self.forward(opts, opts.per_cell) {
+        let keep = if opts.per_cell {
+            Keep::Trails
+        } else {
+            Keep::Nothing
+        };
+        let (layers, trails, total) = match self.forward(opts, keep) {
             Ok(x) => x,
             Err(None) => {
                 // A partial DP has no meaningful count: say so rather than guess.
@@ -680,6 +701,7 @@ impl<'p> DpEngine<'p> {
         out.keys.reserve(n + n / 4);
         out.counts.reserve(n + n / 4);
         if let Some(t) = trail.as_deref_mut() {
+            t.stretches.reserve(n);
             t.degrees.reserve(n);
             t.edges.reserve(2 * n);
         }
@@ -695,6 +717,9 @@ impl<'p> DpEngine<'p> {
                 for i in range.clone() {
                     let n = piece.counts[i];
                     let before = slots.len();
+                    if let Some(t) = trail.as_deref_mut() {
+                        t.stretches.push(*r as u8);
+                    }
                     self.step(piece.keys[i], cell, |k, mv| {
                         let slot = gather.push(k, n);
                         if record {
@@ -719,15 +744,16 @@ impl<'p> DpEngine<'p> {
         ok
     }
 
-    /// The forward pass: the layers (all when `keep`, else only the last), with `keep` the
-    /// trails the backward pass follows (per cell, the cuts and each worker's trail), and
-    /// the total. `Err(None)` when the time limit ran out.
+    /// The forward pass: the layers (as `keep` says; the last always whole), the trails the
+    /// backward pass follows (per cell, the cuts and each worker's trail) unless `keep` is
+    /// [`Keep::Nothing`], and the total. `Err(None)` when the time limit ran out.
     #[allow(clippy::type_complexity)]
     fn forward(
         &self,
         opts: &CountOptions,
-        keep: bool,
+        what: Keep,
     ) -> Result<(Vec<Layer>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, u128), Option<CountError>> {
+        let keep = what != Keep::Nothing;
         let cells = self.problem.dims().cells();
         // Only per-cell counts need the layers kept for the backward pass.
         let mut layers: Vec<Layer> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
@@ -738,8 +764,9 @@ impl<'p> DpEngine<'p> {
                 counts: vec![1],
             }],
         };
-        // Spent pieces, reused when the layers are not kept; one gatherer per worker.
-        let mut spare: Vec<Piece> = Vec::new();
+        // Spent keys and counts, reused for the next layers; one gatherer per worker.
+        let mut spare_keys: Vec<Vec<Key>> = Vec::new();
+        let mut spare_counts: Vec<Vec<u64>> = Vec::new();
         let bits = self.pack.low + self.pack.label_bits;
         let mut gathers: Vec<Gather> = Vec::new();
         let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
@@ -747,7 +774,7 @@ impl<'p> DpEngine<'p> {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Err(None);
             }
-            let parts = DpEngine::parts(opts, &current);
+            let parts = self.parts(opts, &current);
             let cuts = self.cuts(&current, parts);
             while gathers.len() < parts {
                 gathers.push(Gather::new(bits, self.table_bits));
@@ -755,7 +782,13 @@ impl<'p> DpEngine<'p> {
             let work: Vec<_> = cuts
                 .iter()
                 .zip(gathers.drain(..))
-                .map(|(runs, g)| (runs, g, spare.pop().unwrap_or_default(), Trail::default()))
+                .map(|(runs, g)| {
+                    let piece = Piece {
+                        keys: spare_keys.pop().unwrap_or_default(),
+                        counts: spare_counts.pop().unwrap_or_default(),
+                    };
+                    (runs, g, piece, Trail::default())
+                })
                 .collect();
             let done = run(work, |(runs, mut gather, mut piece, mut trail)| {
                 let ok = self.forward_part(
@@ -781,12 +814,21 @@ impl<'p> DpEngine<'p> {
                 pieces.push(p);
                 cell_trails.push(t);
             }
-            let previous = std::mem::replace(&mut current, Layer { pieces });
+            let mut previous = std::mem::replace(&mut current, Layer { pieces });
+            if what != Keep::Keys {
+                // The backward pass follows the trails, without the keys.
+                spare_keys.extend(
+                    previous
+                        .pieces
+                        .iter_mut()
+                        .map(|p| std::mem::take(&mut p.keys)),
+                );
+            }
             if keep {
                 layers.push(previous);
                 trails.push((cuts, cell_trails));
             } else {
-                spare.extend(previous.pieces);
+                spare_counts.extend(previous.pieces.into_iter().map(|p| p.counts));
             }
         }
         let total: u128 = current
@@ -818,35 +860,33 @@ impl<'p> DpEngine<'p> {
     ) -> Option<u128> {
         let mut ships = 0u128;
         let mut ok = true;
-        let mut degrees = trail.degrees.iter();
         let mut at = 0;
-        self.for_each_group(layer, runs, |members| {
-            for (r, range) in members {
-                let (q, run) = &runs[*r];
-                let counts = &layer.pieces[*q].counts;
-                for i in range.clone() {
-                    let fwd = counts[i] as u128;
-                    let mut b = 0u64;
-                    let degree = *degrees.next().expect("one degree per state") as usize;
-                    for &e in &trail.edges[at..at + degree] {
-                        let bn = after[(e & !SHIP) as usize];
-                        match b.checked_add(bn) {
-                            Some(x) => b = x,
-                            None => ok = false,
-                        }
-                        if e & SHIP != 0 {
-                            // fwd * bn counts layouts, so it is at most the total.
-                            ships += fwd * bn as u128;
-                        }
-                    }
-                    into[*r][i - run.start] = b;
-                    if let Some(l) = links.as_deref_mut() {
-                        l[*r][i - run.start] = link(worker, at);
-                    }
-                    at += degree;
+        // The next state of each stretch.
+        let mut next: Vec<usize> = runs.iter().map(|r| r.1.start).collect();
+        for (&r, &degree) in trail.stretches.iter().zip(&trail.degrees) {
+            let (r, degree) = (r as usize, degree as usize);
+            let (q, run) = &runs[r];
+            let i = next[r];
+            next[r] += 1;
+            let fwd = layer.pieces[*q].counts[i] as u128;
+            let mut b = 0u64;
+            for &e in &trail.edges[at..at + degree] {
+                let bn = after[(e & !SHIP) as usize];
+                match b.checked_add(bn) {
+                    Some(x) => b = x,
+                    None => ok = false,
+                }
+                if e & SHIP != 0 {
+                    // fwd * bn counts layouts, so it is at most the total.
+                    ships += fwd * bn as u128;
                 }
             }
-        });
+            into[r][i - run.start] = b;
+            if let Some(l) = links.as_deref_mut() {
+                l[r][i - run.start] = link(worker, at);
+            }
+            at += degree;
+        }
         ok.then_some(ships)
     }
 
@@ -877,7 +917,7 @@ impl<'p> DpEngine<'p> {
                 layer
                     .pieces
                     .iter()
-                    .map(|p| vec![0u64; p.keys.len()])
+                    .map(|p| vec![0u64; p.counts.len()])
                     .collect()
             };
             let mut here = zeros();
