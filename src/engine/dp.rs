@@ -910,6 +910,8 @@ impl<'p> DpEngine<'p> {
             .collect();
         let mut kept = Vec::new();
         let mut kept_links = Vec::new();
+        // Spent completions, reused when not kept: every state's entry is written.
+        let mut spare: Vec<Vec<u64>> = Vec::new();
         for cell in (0..cells).rev() {
             let layer = &layers[cell];
             let (cuts, cell_trails) = &trails[cell];
@@ -920,7 +922,15 @@ impl<'p> DpEngine<'p> {
                     .map(|p| vec![0u64; p.counts.len()])
                     .collect()
             };
-            let mut here = zeros();
+            let mut here: Vec<Vec<u64>> = layer
+                .pieces
+                .iter()
+                .map(|p| {
+                    let mut v = spare.pop().unwrap_or_default();
+                    v.resize(p.counts.len(), 0);
+                    v
+                })
+                .collect();
             let mut links = if keep { zeros() } else { Vec::new() };
             let into = split(cuts, &mut here);
             let mut link_slices: Vec<Option<Vec<&mut [u64]>>> = if keep {
@@ -960,6 +970,8 @@ impl<'p> DpEngine<'p> {
             if keep {
                 kept.push(done);
                 kept_links.push(links);
+            } else {
+                spare.extend(done);
             }
         }
         if keep {
