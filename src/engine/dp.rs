@@ -279,6 +279,12 @@ enum Dir {
 const FREE: u32 = 0;
 const DONE: u32 = 1;
 
+/// The starts a problem allows at a cell, per type: a one-cell ship, a ship across, a ship
+/// down.
+const SINGLE: u8 = 1;
+const ACROSS: u8 = 2;
+const DOWN: u8 = 4;
+
 /// The DP for one problem.
 pub struct DpEngine<'p> {
     problem: &'p Problem,
@@ -286,10 +292,12 @@ pub struct DpEngine<'p> {
     /// For each type: length and count.
     lens: Vec<usize>,
     counts: Vec<usize>,
-    /// Allowed starts per type: single, horizontal, vertical (indexed by the anchor cell).
-    start_one: Vec<Vec<bool>>,
-    start_h: Vec<Vec<bool>>,
-    start_v: Vec<Vec<bool>>,
+    /// Per type, its fleet counter in the key: the counter's mask, the counter's value
+    /// when the fleet has no more of the type, and one.
+    counters: Vec<(Key, Key, Key)>,
+    /// The starts the problem allows, at index `cell * types + type`: [`SINGLE`], [`ACROSS`]
+    /// and [`DOWN`] bits for the placements anchored at the cell.
+    starts: Vec<u8>,
     water: Vec<bool>,
     ship: Vec<bool>,
     no_touch: bool,
@@ -344,21 +352,30 @@ impl<'p> DpEngine<'p> {
             return Err(DpUnsupported::TooWide);
         }
         let cells = d.cells();
-        let mut start_one = vec![vec![false; cells]; lens.len()];
-        let mut start_h = vec![vec![false; cells]; lens.len()];
-        let mut start_v = vec![vec![false; cells]; lens.len()];
-        for t in 0..lens.len() {
+        let types = lens.len();
+        let mut starts = vec![0u8; cells * types];
+        for t in 0..types {
             for p in problem.placements(t) {
                 let a = p.cells[0];
-                if p.cells.len() == 1 {
-                    start_one[t][a] = true;
+                starts[a * types + t] |= if p.cells.len() == 1 {
+                    SINGLE
                 } else if p.cells[1] == a + 1 {
-                    start_h[t][a] = true;
+                    ACROSS
                 } else {
-                    start_v[t][a] = true;
-                }
+                    DOWN
+                };
             }
         }
+        let counters = (0..types)
+            .map(|t| {
+                let mask = ((1 << used_bits[t]) - 1) << used_shift[t];
+                (
+                    mask,
+                    (counts[t] as Key) << used_shift[t],
+                    1 << used_shift[t],
+                )
+            })
+            .collect();
         let water = (0..cells)
             .map(|c| matches!(spec.clue(c), Some(Clue::Water | Clue::Blocked)))
             .collect();
@@ -379,9 +396,8 @@ impl<'p> DpEngine<'p> {
             },
             lens,
             counts,
-            start_one,
-            start_h,
-            start_v,
+            counters,
+            starts,
             water,
             ship,
             no_touch: problem.rules() == Rules::NoTouch,
@@ -473,15 +489,16 @@ impl<'p> DpEngine<'p> {
         } else {
             w - 1 - pk.age_of_bit(63 - above.leading_zeros())
         };
-        for t in 0..self.lens.len() {
-            let used = pk.used(key, t);
-            if used >= self.counts[t] {
+        let types = self.lens.len();
+        let starts = &self.starts[cell * types..(cell + 1) * types];
+        for (t, (&start, &(mask, full, one))) in starts.iter().zip(&self.counters).enumerate() {
+            if start == 0 || key & mask >= full {
                 continue;
             }
-            let k = key + (1 << pk.used_shift[t]);
+            let k = key + one;
             let l = self.lens[t];
             if l == 1 {
-                if self.start_one[t][cell] {
+                if start & SINGLE != 0 {
                     f(finish(k, FREE, self.done()), Move::Start(t, Dir::Single));
                 }
                 continue;
@@ -490,10 +507,10 @@ impl<'p> DpEngine<'p> {
             let cont = l as u32;
             // Under no-touch the cell above the end's right neighbour matters too.
             let fits = if self.no_touch { l < block } else { l <= block };
-            if self.start_h[t][cell] && fits {
+            if start & ACROSS != 0 && fits {
                 f(finish(k, cont, self.done()), Move::Start(t, Dir::Across));
             }
-            if self.start_v[t][cell] {
+            if start & DOWN != 0 {
                 f(finish(k, FREE, cont), Move::Start(t, Dir::Down));
             }
         }
