@@ -298,6 +298,8 @@ pub struct DpEngine<'p> {
     /// The starts the problem allows, at index `cell * types + type`: [`SINGLE`], [`ACROSS`]
     /// and [`DOWN`] bits for the placements anchored at the cell.
     starts: Vec<u8>,
+    /// Per cell, its column.
+    columns: Vec<u16>,
     water: Vec<bool>,
     ship: Vec<bool>,
     no_touch: bool,
@@ -398,6 +400,7 @@ impl<'p> DpEngine<'p> {
             counts,
             counters,
             starts,
+            columns: (0..cells).map(|c| (c % d.width) as u16).collect(),
             water,
             ship,
             no_touch: problem.rules() == Rules::NoTouch,
@@ -434,7 +437,7 @@ impl<'p> DpEngine<'p> {
     fn step(&self, key: Key, cell: usize, mut f: impl FnMut(Key, Move)) {
         let pk = &self.pack;
         let w = pk.width;
-        let c = cell % w;
+        let c = self.columns[cell] as usize;
         // Before the first row the labels are free: no row above to check.
         let up = pk.up(key);
         let horiz = pk.horiz(key);
