@@ -15,16 +15,18 @@
 //! first. Each transition drops the oldest label and appends one, so it shifts the key; the
 //! states of a layer are kept *sorted*, and the states that share their labels but the oldest
 //! (a *group*) have successors that share a prefix. Grouping is a merge of at most eight
-//! sorted runs (one per oldest label), and the successors of a group, sorted among
-//! themselves, follow those of the groups before it: each layer is built in order, in one
-//! sequential sweep, with no hash table. Counts live in arrays beside the sorted keys.
+//! sorted runs (one per oldest label), and the successors of a group, summed and put in order
+//! in a small table indexed by their low bits ([`gather`]), follow those of the groups
+//! before it: each layer is built in order, in one sequential sweep, with no hash table.
+//! Counts live in arrays beside the sorted keys.
 //!
 //! One forward pass keeps the count of partial layouts reaching each state; one backward pass
 //! counts completions, and a cell's count is the sum, over transitions that put a ship on it,
-//! of forward times backward. Both passes split the groups between the cores at pivots, so
-//! each core writes its own sorted stretch. The DP applies when the state fits in 63 bits:
-//! straight fleets, no row or column counts (those are global), and boards up to about 20
-//! columns for the classic fleets. [`DpEngine::supports`] says why not.
+//! of forward times backward. The backward pass replays a trail the forward pass records, so
+//! it needs no keys. Both passes split the groups between the cores at pivots, so each core
+//! writes its own sorted stretch. The DP applies when the state fits in 63 bits: straight
+//! fleets, no row or column counts (those are global), and boards up to about 20 columns for
+//! the classic fleets. [`DpEngine::supports`] says why not.
 
 use std::ops::Range;
 
@@ -95,7 +97,7 @@ const SHIP: u32 = 1 << 31;
 /// reaches, so every layout is drawn with probability exactly 1 / (number of layouts).
 ///
 /// The walk follows the forward pass's trails: a state's successors are the edges of its
-/// trail, in the order [`DpEngine::step`] makes its moves, so no state is searched for.
+/// trail, in the order the DP makes its moves, so no state is searched for.
 pub struct DpSampler<'p> {
     dp: DpEngine<'p>,
     /// Per layer, its pieces of sorted keys with each state's completions.
