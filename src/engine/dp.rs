@@ -740,6 +740,7 @@ impl<'p> DpEngine<'p> {
                     let n = piece.counts[i];
                     let before = slots.len();
                     if let Some(t) = trail.as_deref_mut() {
+                        debug_assert!(*r < 256, "parts() keeps the stretches in a byte");
                         t.stretches.push(*r as u8);
                     }
                     self.step(piece.keys[i], cell, |k, mv| {
