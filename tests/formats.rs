@@ -185,45 +185,26 @@ fn absurd_sizes_are_refused_before_allocating() {
     );
 }
 
+/// What the conflict check says of the puzzle in `text`, one line per conflict.
+fn conflicts(text: &str) -> Vec<String> {
+    let p = text::parse(text).unwrap().build().unwrap();
+    p.conflicts().iter().map(|c| c.to_string()).collect()
+}
+
 #[test]
 fn conflicts_explain_impossible_puzzles() {
-    let p = text::parse("size: 3x3\nfleet: 2\ngrid:\n  1 1 0\n1 . . .\n1 . . .\n1 . . .\n")
-        .unwrap()
-        .build()
-        .unwrap();
-    let why: Vec<String> = p.conflicts().iter().map(|c| c.to_string()).collect();
+    let why = conflicts("size: 3x3\nfleet: 2\ngrid:\n  1 1 0\n1 . . .\n1 . . .\n1 . . .\n");
     assert!(
         why.iter()
             .any(|w| w.contains("row counts add up to 3 but the column counts to 2")),
         "{why:?}"
     );
-    let p = text::parse("size: 4x1\nfleet: 5\n")
-        .unwrap()
-        .build()
-        .unwrap();
-    assert!(
-        p.conflicts()[0]
-            .to_string()
-            .contains("only 0 place(s) left for 1 ship(s) of type 5")
-    );
-    let p = text::parse("size: 3x3\nfleet: 2 1\ngrid:\n* . .\n. * .\n. . .\n")
-        .unwrap()
-        .build()
-        .unwrap();
-    assert!(
-        p.conflicts()
-            .iter()
-            .any(|c| c.to_string().contains("touch diagonally"))
-    );
-    let p = text::parse("size: 3x1\nfleet: 2\ngrid:\n^ . .\n")
-        .unwrap()
-        .build()
-        .unwrap();
-    assert!(
-        p.conflicts()
-            .iter()
-            .any(|c| { c.to_string().contains("cover the ^ clue at A1") })
-    );
+    let why = conflicts("size: 4x1\nfleet: 5\n");
+    assert!(why[0].contains("only 0 place(s) left for 1 ship(s) of type 5"));
+    let why = conflicts("size: 3x3\nfleet: 2 1\ngrid:\n* . .\n. * .\n. . .\n");
+    assert!(why.iter().any(|w| w.contains("touch diagonally")));
+    let why = conflicts("size: 3x1\nfleet: 2\ngrid:\n^ . .\n");
+    assert!(why.iter().any(|w| w.contains("cover the ^ clue at A1")));
 }
 
 proptest! {
