@@ -199,8 +199,6 @@ struct Packing {
     low: u32,
     horiz_shift: u32,
     diag_shift: u32,
-    used_shift: Vec<u32>,
-    used_bits: Vec<u32>,
     /// Per bit of a key at or above `low`, the age of the label holding it.
     ages: [u8; 64],
 }
@@ -232,10 +230,6 @@ impl Packing {
     #[inline]
     fn diag(&self, key: Key) -> bool {
         (key >> self.diag_shift) & 1 == 1
-    }
-    #[inline]
-    fn used(&self, key: Key, t: usize) -> usize {
-        ((key >> self.used_shift[t]) & ((1 << self.used_bits[t]) - 1)) as usize
     }
     /// The labels but the oldest, of a state before its cell: its group.
     #[inline]
@@ -291,9 +285,8 @@ const DOWN: u8 = 4;
 pub struct DpEngine<'p> {
     problem: &'p Problem,
     pack: Packing,
-    /// For each type: length and count.
+    /// For each type: its length.
     lens: Vec<usize>,
-    counts: Vec<usize>,
     /// Per type, its fleet counter in the key: the counter's mask, the counter's value
     /// when the fleet has no more of the type, and one.
     counters: Vec<(Key, Key, Key)>,
@@ -394,12 +387,9 @@ impl<'p> DpEngine<'p> {
                 low,
                 horiz_shift,
                 diag_shift,
-                used_shift,
-                used_bits,
                 ages: std::array::from_fn(|b| ((b as u32).saturating_sub(low) / label_bits) as u8),
             },
             lens,
-            counts,
             counters,
             starts,
             columns: (0..cells).map(|c| (c % d.width) as u16).collect(),
@@ -566,7 +556,9 @@ impl<'p> DpEngine<'p> {
     }
 
     fn is_final(&self, key: Key) -> bool {
-        (0..self.lens.len()).all(|t| self.pack.used(key, t) == self.counts[t])
+        self.counters
+            .iter()
+            .all(|&(mask, full, _)| key & mask == full)
     }
 
     /// Counts layouts, and per-cell counts when `opts.per_cell`, on every core when
