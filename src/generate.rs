@@ -32,7 +32,8 @@ use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;
 use crate::logic::{self, Grade, Know};
-use crate::problem::{Meta, Problem, ProblemSpec, segment_at};
+use crate::placement::segment_at;
+use crate::problem::{Meta, Problem, ProblemSpec};
 use crate::rules::Rules;
 use crate::sample::{Sampler, SamplerKind, UniformMethod};
 
@@ -206,7 +207,10 @@ pub fn generate<R: Rng + ?Sized>(
         start: Instant::now(),
         limit: opts.time_limit,
     };
-    let d = opts.dims.supported().map_err(GenerateError::Request)?;
+    let d = opts
+        .dims
+        .supported()
+        .map_err(|e| GenerateError::Request(e.to_string()))?;
     let fleet = opts.fleet.clone().unwrap_or_else(|| default_fleet(d));
     if opts.hidden_counts > d.width + d.height {
         return Err(GenerateError::Request(format!(

@@ -28,12 +28,9 @@ impl Dims {
     /// The size if the engines support it: both sides at least 1 and at most
     /// [`MAX_CELLS`](crate::bitboard::MAX_CELLS) cells. Readers call this before allocating
     /// anything per cell.
-    pub fn supported(self) -> Result<Dims, String> {
+    pub fn supported(self) -> Result<Dims, SizeError> {
         if self.width == 0 || self.height == 0 || self.cells() > crate::bitboard::MAX_CELLS {
-            Err(format!(
-                "board size {self} is not supported (each side at least 1, at most {} cells)",
-                crate::bitboard::MAX_CELLS
-            ))
+            Err(SizeError::Unsupported(self))
         } else {
             Ok(self)
         }
@@ -58,6 +55,39 @@ impl Dims {
             .then(|| self.index(row as usize, col as usize))
     }
 
+    /// A cell's name: column letter and row number, `A1` at the top left (`AA1` after `Z1`).
+    /// Shots, heat maps and messages all name cells this way.
+    pub fn cell_name(self, cell: usize) -> String {
+        let (r, c) = self.row_col(cell);
+        name_at(r, c)
+    }
+
+    /// Parses a cell name (`A1`, `j10`, `AA3`) into a cell of this board.
+    pub fn parse_cell(self, s: &str) -> Result<usize, CellError> {
+        let letters: String = s.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        let digits = &s[letters.len()..];
+        if letters.is_empty() || digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+            return Err(CellError::Malformed(s.to_string()));
+        }
+        let mut col = 0usize;
+        for ch in letters.to_ascii_uppercase().chars() {
+            col = col
+                .saturating_mul(26)
+                .saturating_add((ch as u8 - b'A') as usize + 1);
+        }
+        let col = col - 1;
+        let row: usize = digits
+            .parse()
+            .map_err(|_| CellError::Malformed(s.to_string()))?;
+        if row == 0 || row > self.height || col >= self.width {
+            return Err(CellError::OffBoard {
+                cell: s.to_string(),
+                dims: self,
+            });
+        }
+        Ok(self.index(row - 1, col))
+    }
+
     /// The up to eight cells around `cell` (orthogonal and diagonal neighbours).
     pub fn neighbours8(self, cell: usize) -> impl Iterator<Item = usize> {
         let (r, c) = self.row_col(cell);
@@ -69,6 +99,55 @@ impl Dims {
     }
 }
 
+/// A column's name: A, B, ..., Z, AA, AB, ...
+pub fn column_name(mut c: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.insert(0, (b'A' + (c % 26) as u8) as char);
+        if c < 26 {
+            return s;
+        }
+        c = c / 26 - 1;
+    }
+}
+
+/// The name of the cell at `row`, `col` (0-based), as [`Dims::cell_name`] gives it.
+pub fn name_at(row: usize, col: usize) -> String {
+    format!("{}{}", column_name(col), row + 1)
+}
+
+/// A cell name that does not name a cell of the board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CellError {
+    /// Not a column letter followed by a row number.
+    #[error("expected a cell like B5 (column letter, row number), found {0:?}")]
+    Malformed(String),
+    /// A well-formed name outside the board.
+    #[error("cell {cell} is off the {dims} board")]
+    OffBoard {
+        /// The name as given.
+        cell: String,
+        /// The board.
+        dims: Dims,
+    },
+}
+
+/// A board size that is not `WxH` or that the engines do not support.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SizeError {
+    /// Not of the form `WxH`.
+    #[error("expected a size like 10x10, found {0:?}")]
+    Malformed(String),
+    /// Zero rows or columns, or more cells than the engines take.
+    #[error(
+        "board size {0} is not supported (each side at least 1, at most {max} cells)",
+        max = crate::bitboard::MAX_CELLS
+    )]
+    Unsupported(Dims),
+}
+
 impl std::fmt::Display for Dims {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}x{}", self.width, self.height)
@@ -76,18 +155,35 @@ impl std::fmt::Display for Dims {
 }
 
 impl std::str::FromStr for Dims {
-    type Err = String;
+    type Err = SizeError;
     /// Parses `WxH` (width first, as in `10x8` for 10 columns and 8 rows).
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (w, h) = s
-            .trim()
-            .split_once(['x', 'X', '×'])
-            .ok_or_else(|| format!("expected a size like 10x10, found {s:?}"))?;
-        let parse = |t: &str| {
-            t.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("expected a size like 10x10, found {s:?}"))
-        };
+    fn from_str(s: &str) -> Result<Self, SizeError> {
+        let bad = || SizeError::Malformed(s.to_string());
+        let (w, h) = s.trim().split_once(['x', 'X', '×']).ok_or_else(bad)?;
+        let parse = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
         Ok(Dims::new(parse(w)?, parse(h)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_columns_and_cells() {
+        assert_eq!(column_name(0), "A");
+        assert_eq!(column_name(25), "Z");
+        assert_eq!(column_name(26), "AA");
+        assert_eq!(column_name(27), "AB");
+        let d = Dims::new(30, 12);
+        for cell in 0..d.cells() {
+            assert_eq!(d.parse_cell(&d.cell_name(cell)), Ok(cell));
+        }
+        assert_eq!(d.parse_cell("ab12"), Ok(d.index(11, 27)));
+        assert!(matches!(
+            d.parse_cell("A13"),
+            Err(CellError::OffBoard { .. })
+        ));
+        assert!(matches!(d.parse_cell("13"), Err(CellError::Malformed(_))));
     }
 }

@@ -17,6 +17,7 @@
 //! ```
 
 use crate::engine::{CountError, CountOptions, Engine};
+use crate::geom::column_name;
 use crate::problem::Problem;
 
 /// Exact per-cell layout counts for one problem.
@@ -204,18 +205,6 @@ impl HeatMap {
     }
 }
 
-/// A column's name: A, B, ..., Z, AA, AB, ...
-pub fn column_name(mut c: usize) -> String {
-    let mut s = String::new();
-    loop {
-        s.insert(0, (b'A' + (c % 26) as u8) as char);
-        if c < 26 {
-            return s;
-        }
-        c = c / 26 - 1;
-    }
-}
-
 /// A probability as a whole percentage, marking nonzero values below 1% as `<1`.
 fn percent(p: f64) -> String {
     let v = (p * 100.0).round();
@@ -262,14 +251,6 @@ fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn column_names() {
-        assert_eq!(column_name(0), "A");
-        assert_eq!(column_name(25), "Z");
-        assert_eq!(column_name(26), "AA");
-        assert_eq!(column_name(27), "AB");
-    }
 
     #[test]
     fn colours_run_cold_to_hot() {

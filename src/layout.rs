@@ -7,7 +7,7 @@
 
 use crate::fleet::Fleet;
 use crate::geom::Dims;
-use crate::problem::segment_at;
+use crate::placement::segment_at;
 use crate::shape::{Segment, Shape};
 
 /// One placed ship.

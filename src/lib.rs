@@ -19,6 +19,7 @@
 
 pub mod bitboard;
 pub mod clue;
+pub mod diagnose;
 pub mod engine;
 pub mod fleet;
 pub mod format;
@@ -28,6 +29,7 @@ pub mod heat;
 pub mod layout;
 pub mod logic;
 pub mod observe;
+pub mod placement;
 pub mod problem;
 pub mod rules;
 pub mod sample;
@@ -44,6 +46,7 @@ pub use fleet::{Fleet, ShipType};
 pub use geom::Dims;
 pub use layout::{Layout, Ship};
 pub use observe::{Observations, Shot, ShotResult, Sinking};
-pub use problem::{Conflict, Invalid, Placement, Problem, ProblemError, ProblemSpec};
+pub use placement::Placement;
+pub use problem::{Conflict, Invalid, Problem, ProblemError, ProblemSpec};
 pub use rules::Rules;
 pub use shape::{Segment, Shape};

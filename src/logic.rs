@@ -222,7 +222,7 @@ impl Solver {
         }
         for c in 0..d.width {
             lines.push(Line {
-                name: format!("column {}", crate::heat::column_name(c)),
+                name: format!("column {}", crate::geom::column_name(c)),
                 cells: (0..d.height).map(|r| d.index(r, c)).collect(),
                 count: spec.col_count(c),
                 horizontal: false,
@@ -320,7 +320,7 @@ impl Solver {
     }
 
     fn name(&self, cell: usize) -> String {
-        crate::observe::cell_name(self.d, cell)
+        self.d.cell_name(cell)
     }
 
     /// Sets cells; records a step when anything changed; a contradiction when a decided cell

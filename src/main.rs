@@ -413,7 +413,7 @@ fn solve(input: &Input, out: &Output) -> Result<bool> {
 fn cell_list(d: Dims, cells: &[usize]) -> String {
     let mut cells = cells.to_vec();
     cells.sort_unstable();
-    let name = |c: usize| broadside::observe::cell_name(d, c);
+    let name = |c: usize| d.cell_name(c);
     let mut parts: Vec<String> = Vec::new();
     let mut used = vec![false; cells.len()];
     for i in 0..cells.len() {
@@ -487,7 +487,7 @@ fn explain(input: &Input, out: &Output) -> Result<bool> {
                         s.cells
                             .iter()
                             .filter(|c| c.1 == k)
-                            .map(|c| broadside::observe::cell_name(d, c.0))
+                            .map(|c| d.cell_name(c.0))
                             .collect()
                     };
                     serde_json::json!({
@@ -846,7 +846,7 @@ fn heat_maps(
 fn no_layout(p: &Problem, json: bool) -> serde_json::Value {
     let reasons: Vec<String> = p.conflicts().iter().map(|c| c.to_string()).collect();
     let spec = p.given();
-    let shots: Vec<String> = broadside::observe::conflicting_shots(spec)
+    let shots: Vec<String> = broadside::diagnose::conflicting_shots(spec)
         .unwrap_or_default()
         .iter()
         .map(|&i| {
@@ -869,8 +869,7 @@ fn no_layout(p: &Problem, json: bool) -> serde_json::Value {
 }
 
 fn cell_name(p: &Problem, cell: usize) -> String {
-    let (r, c) = p.dims().row_col(cell);
-    format!("{}{}", broadside::heat::column_name(c), r + 1)
+    p.dims().cell_name(cell)
 }
 
 /// The warning a partial map carries.
@@ -1325,7 +1324,7 @@ fn generate(
     if !(time_limit > 0.0 && time_limit.is_finite()) {
         return Err(bad("--time-limit must be a positive number of seconds"));
     }
-    let mut opts = GenerateOptions::new(size.supported().map_err(bad)?);
+    let mut opts = GenerateOptions::new(size.supported().map_err(|e| bad(e.to_string()))?);
     opts.fleet = fleet
         .map(|f| Fleet::parse(f, &[]).map_err(|e| bad(format!("--fleet: {e}"))))
         .transpose()?;

@@ -18,7 +18,6 @@
 use crate::clue::Clue;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
-use crate::heat::column_name;
 
 /// How sinkings are reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -96,41 +95,14 @@ pub struct Observations {
     pub shots: Vec<Shot>,
 }
 
-/// A cell's name: column letter and row number, `A1` at the top left.
-pub fn cell_name(dims: Dims, cell: usize) -> String {
-    let (r, c) = dims.row_col(cell);
-    format!("{}{}", column_name(c), r + 1)
-}
-
-/// Parses a cell name (`A1`, `j10`, `AA3`).
-pub fn parse_cell(dims: Dims, s: &str) -> Result<usize, String> {
-    let letters: String = s.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
-    let digits = &s[letters.len()..];
-    if letters.is_empty() || digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
-        return Err(format!(
-            "expected a cell like B5 (column letter, row number), found {s:?}"
-        ));
-    }
-    let mut col = 0usize;
-    for ch in letters.to_ascii_uppercase().chars() {
-        col = col
-            .saturating_mul(26)
-            .saturating_add((ch as u8 - b'A') as usize + 1);
-    }
-    let col = col - 1;
-    let row: usize = digits.parse().map_err(|_| format!("bad row in {s:?}"))?;
-    if row == 0 || row > dims.height || col >= dims.width {
-        return Err(format!("cell {s} is off the {dims} board"));
-    }
-    Ok(dims.index(row - 1, col))
-}
-
 /// Parses one shot line: `CELL miss`, `CELL hit`, `CELL sunk SHIP [CELL ...]`,
 /// `CELL sonar DISTANCE`. `SHIP` is a type's name or, for a straight ship, its length.
 /// Returns the shot or a message and the index of the offending word.
 pub fn parse_shot(dims: Dims, fleet: &Fleet, line: &str) -> Result<Shot, (usize, String)> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let cell = parse_cell(dims, words.first().copied().unwrap_or("")).map_err(|e| (0, e))?;
+    let cell = dims
+        .parse_cell(words.first().copied().unwrap_or(""))
+        .map_err(|e| (0, e.to_string()))?;
     let result = match words.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
         Some("miss") if words.len() == 2 => ShotResult::Miss,
         Some("hit") if words.len() == 2 => ShotResult::Hit,
@@ -150,7 +122,7 @@ pub fn parse_shot(dims: Dims, fleet: &Fleet, line: &str) -> Result<Shot, (usize,
                 .ok_or((2, format!("the fleet has no ship type {name:?}")))?;
             let mut cells = Vec::new();
             for (i, w) in words.iter().enumerate().skip(3) {
-                cells.push(parse_cell(dims, w).map_err(|e| (i, e))?);
+                cells.push(dims.parse_cell(w).map_err(|e| (i, e.to_string()))?);
             }
             cells.sort_unstable();
             cells.dedup();
@@ -177,7 +149,7 @@ pub fn parse_shot(dims: Dims, fleet: &Fleet, line: &str) -> Result<Shot, (usize,
 
 /// A shot as [`parse_shot`] reads it.
 pub fn print_shot(dims: Dims, fleet: &Fleet, shot: &Shot) -> String {
-    let at = cell_name(dims, shot.cell);
+    let at = dims.cell_name(shot.cell);
     match &shot.result {
         ShotResult::Miss => format!("{at} miss"),
         ShotResult::Hit => format!("{at} hit"),
@@ -187,7 +159,7 @@ pub fn print_shot(dims: Dims, fleet: &Fleet, shot: &Shot) -> String {
             let mut s = format!("{at} sunk {}", t.name);
             for &c in cells {
                 s.push(' ');
-                s.push_str(&cell_name(dims, c));
+                s.push_str(&dims.cell_name(c));
             }
             s
         }
@@ -254,7 +226,7 @@ impl ShotFacts {
         let mut sunk_count = vec![0usize; fleet.types().len()];
         for (i, shot) in obs.shots.iter().enumerate() {
             let c = shot.cell;
-            let name = cell_name(dims, c);
+            let name = dims.cell_name(c);
             if f.order[c].is_some() {
                 errs.push(ShotError::Twice(name.clone()));
                 continue;
@@ -351,46 +323,4 @@ impl ShotFacts {
         }
         !all_hit && cells.iter().all(|&c| self.revealed_by[c].is_none())
     }
-}
-
-/// A smallest set of shots (indices into `spec.observations.shots`) that no layout fits,
-/// when the shots are what makes `spec` inconsistent: removing any one of them leaves a
-/// record some layout fits (with the rest of the problem as it is). `None` when the problem
-/// without any shot already has no layout, or when it has one with all its shots.
-///
-/// Deletion-based: each shot is dropped in turn and kept out if the rest is still
-/// inconsistent, so it costs one consistency check per shot.
-pub fn conflicting_shots(spec: &crate::problem::ProblemSpec) -> Option<Vec<usize>> {
-    let consistent = |keep: &[usize]| -> bool {
-        let mut s = spec.clone();
-        s.observations.shots = keep
-            .iter()
-            .map(|&i| spec.observations.shots[i].clone())
-            .collect();
-        s.solution = None;
-        match s.build() {
-            Ok(p) => {
-                p.conflicts().is_empty() && crate::Enumerator::new(&p).count_up_to(1).count > 0
-            }
-            // A record that is malformed on its own (a sunk report without its ship) fits no
-            // layout either.
-            Err(_) => false,
-        }
-    };
-    let all: Vec<usize> = (0..spec.observations.shots.len()).collect();
-    if all.is_empty() || consistent(&all) || !consistent(&[]) {
-        return None;
-    }
-    let mut keep = all;
-    let mut i = 0;
-    while i < keep.len() {
-        let mut without = keep.clone();
-        without.remove(i);
-        if consistent(&without) {
-            i += 1;
-        } else {
-            keep = without;
-        }
-    }
-    Some(keep)
 }

@@ -12,9 +12,9 @@ use crate::clue::Clue;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;
-use crate::observe::{Observations, ShotError, ShotFacts, ShotResult, cell_name};
+use crate::observe::{Observations, ShotError, ShotFacts, ShotResult};
+use crate::placement::{Placement, segment_at};
 use crate::rules::Rules;
-use crate::shape::Segment;
 
 /// Where a problem came from: free text kept through conversions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -148,7 +148,7 @@ pub enum Conflict {
         placements: usize,
     },
     /// A ship clue that no allowed placement covers.
-    #[error("no ship of the fleet can cover the {clue} clue at {}", name(*row, *col))]
+    #[error("no ship of the fleet can cover the {clue} clue at {}", crate::geom::name_at(*row, *col))]
     Uncoverable {
         /// Row (0-based).
         row: usize,
@@ -184,8 +184,8 @@ pub enum Conflict {
     /// Two ship clues touch diagonally, which the no-touch rule forbids for one ship or two.
     #[error(
         "ship clues at {} and {} touch diagonally, which the no-touch rule forbids",
-        name(*.0, *.1),
-        name(*.2, *.3)
+        crate::geom::name_at(*.0, *.1),
+        crate::geom::name_at(*.2, *.3)
     )]
     DiagonalClues(usize, usize, usize, usize),
     /// A sonar reading says a cell within its distance is water, but the cell is a hit.
@@ -204,23 +204,6 @@ pub enum Conflict {
         /// The reported distance.
         distance: usize,
     },
-}
-
-/// A cell's name for messages: column letter and row number, `A1` at the top left, as shots
-/// and heat maps name cells.
-fn name(row: usize, col: usize) -> String {
-    format!("{}{}", crate::heat::column_name(col), row + 1)
-}
-
-/// One ship of a given type at one spot on the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Placement {
-    /// Index of the ship type in the fleet.
-    pub ty: usize,
-    /// The cells it covers, increasing.
-    pub cells: Vec<usize>,
-    /// The cells around it (orthogonal and diagonal neighbours, on the board, not covered).
-    pub halo: Vec<usize>,
 }
 
 /// A validated problem with its allowed placements; see the module documentation.
@@ -378,13 +361,13 @@ fn merge_shot_clues(
                     .find(|s| matches!(s.result, ShotResult::Sonar { distance } if dist(s.cell, cell) < distance))
                     .map_or(cell, |s| s.cell);
                 conflicts.push(Conflict::SonarHit {
-                    sonar: cell_name(d, sonar),
-                    cell: cell_name(d, cell),
+                    sonar: d.cell_name(sonar),
+                    cell: d.cell_name(cell),
                 });
             }
             _ => {
                 return Err(ProblemError(vec![Invalid::Shots(ShotError::ClueConflict(
-                    cell_name(d, cell),
+                    d.cell_name(cell),
                 ))]));
             }
         }
@@ -392,50 +375,15 @@ fn merge_shot_clues(
     Ok(conflicts)
 }
 
-/// The segment each cell of `cells` is within a ship covering exactly `cells`.
-pub fn segment_at(dims: Dims, cells: &[usize], cell: usize) -> Option<Segment> {
-    let (r, c) = dims.row_col(cell);
-    let has = |dr: isize, dc: isize| {
-        dims.checked(r as isize + dr, c as isize + dc)
-            .is_some_and(|n| cells.contains(&n))
-    };
-    Segment::from_neighbours(has(-1, 0), has(1, 0), has(0, -1), has(0, 1))
-}
-
 fn allowed_placements(spec: &ProblemSpec, facts: &ShotFacts) -> Vec<Vec<Placement>> {
-    let d = spec.dims;
     spec.fleet
         .types()
         .iter()
         .enumerate()
         .map(|(ty, t)| {
-            let mut out = Vec::new();
-            for o in t.shape.orientations() {
-                let (h, w) = o.extent();
-                if h > d.height || w > d.width {
-                    continue;
-                }
-                for r0 in 0..=d.height - h {
-                    for c0 in 0..=d.width - w {
-                        let mut cells: Vec<usize> = o
-                            .cells()
-                            .iter()
-                            .map(|&(r, c)| d.index(r0 + r, c0 + c))
-                            .collect();
-                        cells.sort_unstable();
-                        let mut halo: Vec<usize> =
-                            cells.iter().flat_map(|&c| d.neighbours8(c)).collect();
-                        halo.sort_unstable();
-                        halo.dedup();
-                        halo.retain(|c| !cells.contains(c));
-                        let p = Placement { ty, cells, halo };
-                        if placement_allowed(spec, &p) && facts.allows(ty, &p.cells) {
-                            out.push(p);
-                        }
-                    }
-                }
-            }
-            out
+            Placement::all(spec.dims, ty, &t.shape)
+                .filter(|p| placement_allowed(spec, p) && facts.allows(ty, &p.cells))
+                .collect()
         })
         .collect()
 }
@@ -612,7 +560,7 @@ impl Problem {
         for (ring, (cell, distance)) in self.facts.any_of.iter().zip(sonars) {
             if !ring.iter().any(|&c| coverable[c]) {
                 out.push(Conflict::SonarRing {
-                    sonar: cell_name(d, cell),
+                    sonar: d.cell_name(cell),
                     distance,
                 });
             }

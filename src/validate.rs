@@ -7,8 +7,9 @@
 
 use crate::clue::Clue;
 use crate::layout::Layout;
-use crate::observe::{ShotResult, Sinking, cell_name};
-use crate::problem::{ProblemSpec, segment_at};
+use crate::observe::{ShotResult, Sinking};
+use crate::placement::segment_at;
+use crate::problem::ProblemSpec;
 use crate::rules::Rules;
 use crate::shape::Shape;
 
@@ -115,7 +116,7 @@ fn check_shots(
         shot_at[shot.cell] = Some((i, hit));
     }
     for (i, shot) in obs.shots.iter().enumerate() {
-        let at = cell_name(d, shot.cell);
+        let at = d.cell_name(shot.cell);
         let covering = owner[shot.cell];
         match &shot.result {
             ShotResult::Miss if covering.is_some() => {
@@ -171,7 +172,7 @@ fn check_shots(
             if all_hit && !sunk_ship[s] {
                 errs.push(format!(
                     "the ship at {} is wholly hit but was not reported sunk",
-                    cell_name(d, ship.cells[0])
+                    d.cell_name(ship.cells[0])
                 ));
             }
         }

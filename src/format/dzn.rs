@@ -119,7 +119,7 @@ impl P {
     fn pos(&self) -> Pos {
         self.toks.get(self.at).map_or(self.end, |t| t.1)
     }
-    fn err(&self, m: impl Into<String>) -> ParseError {
+    fn err(&self, m: impl ToString) -> ParseError {
         let (l, c) = self.pos();
         ParseError::new(l, c, m)
     }

@@ -113,7 +113,9 @@ impl JsonProblem {
 
     /// The spec; errors name the field at fault.
     pub fn into_spec(self) -> Result<ProblemSpec, String> {
-        let dims = Dims::new(self.width, self.height).supported()?;
+        let dims = Dims::new(self.width, self.height)
+            .supported()
+            .map_err(|e| e.to_string())?;
         let shapes = self
             .shapes
             .iter()

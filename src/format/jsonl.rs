@@ -53,7 +53,9 @@ fn hint(code: &str) -> Option<Clue> {
 fn record(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
     let r: Record = serde_json::from_str(line).map_err(|e| ParseError::from_json(&e, ln - 1))?;
     let err = |m: String| ParseError::new(ln, 1, m);
-    let dims = Dims::new(r.width, r.height).supported().map_err(err)?;
+    let dims = Dims::new(r.width, r.height)
+        .supported()
+        .map_err(|e| ParseError::new(ln, 1, e))?;
     let mut entries = Vec::new();
     for (len, n) in &r.fleet {
         let l: usize = len

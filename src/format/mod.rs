@@ -33,12 +33,12 @@ pub struct ParseError {
 
 impl ParseError {
     /// An error at a line and column.
-    pub fn new(line: usize, column: usize, message: impl Into<String>) -> Self {
+    pub fn new(line: usize, column: usize, message: impl ToString) -> Self {
         ParseError {
             file: None,
             line,
             column,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 

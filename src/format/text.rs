@@ -136,7 +136,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                             value
                                 .parse()
                                 .and_then(Dims::supported)
-                                .map_err(|e: String| ParseError::new(ln, vcol, e))?,
+                                .map_err(|e| ParseError::new(ln, vcol, e))?,
                         )
                     }
                     "fleet" => fleet_text = Some((value.to_string(), ln, vcol)),

@@ -46,7 +46,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     let err = |m: String| ParseError::new(1, 1, m);
     let dims = Dims::new(doc.col_sums.len(), doc.row_sums.len())
         .supported()
-        .map_err(err)?;
+        .map_err(|e| ParseError::new(1, 1, e))?;
     let mut entries = Vec::new();
     for s in &doc.fleet {
         if s.size == 0 || s.size > 4096 {
