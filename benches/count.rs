@@ -58,7 +58,7 @@ fn bench(c: &mut Criterion) {
                         },
                     )
                     .unwrap();
-                assert_eq!((r.engine, r.count), ("dp", *expected));
+                assert_eq!((r.engine, r.count), (broadside::EngineKind::Dp, *expected));
                 // Every layout covers 17 cells.
                 assert_eq!(
                     r.per_cell.as_ref().unwrap().iter().sum::<u128>(),

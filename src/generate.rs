@@ -190,7 +190,8 @@ impl<'p> Hidden<'p> {
                 if let Some(dp) = Sampler::uniform_by(self.empty, UniformMethod::Dp).map_err(err)? {
                     self.sampler = dp;
                 } else if self.empty.dims().cells() <= 100 {
-                    self.sampler = Sampler::new(self.empty, SamplerKind::Uniform).map_err(err)?;
+                    self.sampler = Sampler::new(self.empty, SamplerKind::Uniform)
+                        .map_err(|e| GenerateError::Request(e.to_string()))?;
                 }
             }
         }

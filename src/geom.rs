@@ -88,6 +88,46 @@ impl Dims {
         Ok(self.index(row - 1, col))
     }
 
+    /// Cells as names, runs along a row or down a column joined: `"A1-C1 E4"`.
+    pub fn cell_list(self, cells: &[usize]) -> String {
+        let mut cells = cells.to_vec();
+        cells.sort_unstable();
+        let mut parts: Vec<String> = Vec::new();
+        let mut used = vec![false; cells.len()];
+        for i in 0..cells.len() {
+            if used[i] {
+                continue;
+            }
+            used[i] = true;
+            // Extend along the row, else down the column.
+            let mut last = cells[i];
+            for step in [1, self.width] {
+                let mut run = vec![];
+                let mut next = last + step;
+                while let Some(j) = cells.iter().position(|&c| c == next) {
+                    if used[j] || (step == 1 && next.is_multiple_of(self.width)) {
+                        break;
+                    }
+                    run.push(j);
+                    next += step;
+                }
+                if let Some(&end) = run.last() {
+                    for &j in &run {
+                        used[j] = true;
+                    }
+                    last = cells[end];
+                    break;
+                }
+            }
+            parts.push(if last == cells[i] {
+                self.cell_name(last)
+            } else {
+                format!("{}-{}", self.cell_name(cells[i]), self.cell_name(last))
+            });
+        }
+        parts.join(" ")
+    }
+
     /// The up to eight cells around `cell` (orthogonal and diagonal neighbours).
     pub fn neighbours8(self, cell: usize) -> impl Iterator<Item = usize> {
         let (r, c) = self.row_col(cell);
@@ -185,5 +225,7 @@ mod tests {
             Err(CellError::OffBoard { .. })
         ));
         assert!(matches!(d.parse_cell("13"), Err(CellError::Malformed(_))));
+        let d = Dims::new(5, 5);
+        assert_eq!(d.cell_list(&[2, 0, 1, 4, 9, 14, 24]), "A1-C1 E1-E3 E5");
     }
 }

@@ -16,7 +16,7 @@
 //! assert_eq!(h.best().0, vec![2, 10, 14, 22]); // the middles of the edges, 126/524
 //! ```
 
-use crate::engine::{CountError, CountOptions, Engine};
+use crate::engine::{CountError, CountOptions, Engine, EngineKind};
 use crate::geom::column_name;
 use crate::problem::Problem;
 
@@ -34,8 +34,8 @@ pub struct HeatMap {
     /// The clue symbol of each cell that is not open (`*` or a segment for a hit, `~` a miss,
     /// `#` a rock), for drawing.
     pub marks: Vec<Option<char>>,
-    /// The engine that counted.
-    pub engine: &'static str,
+    /// The engine that counted; `None` for a map estimated from samples.
+    pub engine: Option<EngineKind>,
     /// Whether every layout was counted. A map cut short by a limit holds lower bounds, and
     /// its probabilities are not exact.
     pub complete: bool,
@@ -78,7 +78,7 @@ impl HeatMap {
             marks: (0..problem.dims().cells())
                 .map(|c| spec.clue(c).map(crate::clue::Clue::symbol))
                 .collect(),
-            engine: r.engine,
+            engine: Some(r.engine),
             complete: r.complete,
         })
     }

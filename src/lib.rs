@@ -17,15 +17,19 @@
 //! counts that tell identical ships apart).
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod bitboard;
+pub mod choice;
 pub mod clue;
 pub mod diagnose;
 pub mod engine;
+pub mod error;
 pub mod fleet;
 pub mod format;
 pub mod generate;
 pub mod geom;
 pub mod heat;
+pub mod judge;
 pub mod layout;
 pub mod logic;
 pub mod observe;
@@ -34,14 +38,14 @@ pub mod problem;
 pub mod rules;
 pub mod sample;
 pub mod shape;
-pub mod stats;
 pub mod validate;
 
 pub use clue::Clue;
 pub use engine::{
     CountError, CountOptions, CountResult, DescentSampler, DpEngine, DpSampler, DpUnsupported,
-    Engine, Enumerator, SatEngine, Solutions, Stop,
+    Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
 };
+pub use error::Error;
 pub use fleet::{Fleet, ShipType};
 pub use geom::Dims;
 pub use layout::{Layout, Ship};

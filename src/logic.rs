@@ -24,6 +24,7 @@
 //! returns every step with its rule and the cells it decided, which is what `solve --explain`
 //! prints; [`grade`] reaches the same grade faster by recording nothing.
 
+use crate::choice::UnknownChoice;
 use crate::clue::Clue;
 use crate::geom::Dims;
 use crate::problem::Problem;
@@ -42,7 +43,8 @@ pub enum Know {
 }
 
 /// A difficulty grade.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Grade {
     /// Tier 1 rules suffice.
     Easy,
@@ -82,15 +84,17 @@ impl std::fmt::Display for Grade {
 }
 
 impl std::str::FromStr for Grade {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         match s {
             "easy" => Ok(Grade::Easy),
             "medium" => Ok(Grade::Medium),
             "hard" => Ok(Grade::Hard),
             "extreme" => Ok(Grade::Extreme),
-            _ => Err(format!(
-                "expected easy, medium, hard or extreme, found {s:?}"
+            _ => Err(UnknownChoice::new(
+                "grade",
+                s,
+                "easy, medium, hard or extreme",
             )),
         }
     }

@@ -15,6 +15,7 @@
 //! on each placement ([`ShotFacts::allows`]), and sonar's "some ship cell at distance exactly
 //! `d`" is a set of cells of which at least one holds a ship ([`ShotFacts::any_of`]).
 
+use crate::choice::UnknownChoice;
 use crate::clue::Clue;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
@@ -42,14 +43,16 @@ impl std::fmt::Display for Sinking {
 }
 
 impl std::str::FromStr for Sinking {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         match s.trim() {
             "none" => Ok(Sinking::None),
             "announced" => Ok(Sinking::Announced),
             "revealed" => Ok(Sinking::Revealed),
-            _ => Err(format!(
-                "expected sinking 'none', 'announced' or 'revealed', found {s:?}"
+            _ => Err(UnknownChoice::new(
+                "sinking",
+                s,
+                "none, announced or revealed",
             )),
         }
     }

@@ -1,5 +1,6 @@
 //! Whether ships may touch.
 
+use crate::choice::UnknownChoice;
 use serde::{Deserialize, Serialize};
 
 /// The adjacency rule between ships. Ships never overlap under either rule.
@@ -23,12 +24,12 @@ impl std::fmt::Display for Rules {
 }
 
 impl std::str::FromStr for Rules {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         match s.trim().to_ascii_lowercase().as_str() {
             "touch" | "touching" | "may-touch" => Ok(Rules::Touch),
             "no-touch" | "notouch" | "no-touching" | "separated" => Ok(Rules::NoTouch),
-            _ => Err(format!("expected rules 'touch' or 'no-touch', found {s:?}")),
+            _ => Err(UnknownChoice::new("rules", s, "touch or no-touch")),
         }
     }
 }

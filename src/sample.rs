@@ -1,5 +1,5 @@
 //! Random layouts consistent with a problem: exact-uniform samplers and the biased ones
-//! people use, so that [`crate::stats`] can measure them against the exact answer.
+//! people use, so that [`crate::judge`] can measure them against the exact answer.
 //!
 //! - [`SamplerKind::Uniform`]: exact. It counts the layouts first; that count gives the
 //!   acceptance rate of rejection sampling in closed form (layouts times the ways to label
@@ -21,14 +21,31 @@
 //!   weight `1 + 5D + 4S` (`D` hits it covers, `S` sonar rings it meets), keeping consistent
 //!   layouts. Biased.
 //!
+//! [`estimate`] turns draws into an estimated heat map with a 95% interval per cell.
+//!
 //! Every sampler takes the caller's RNG, so a seed fixes the draws.
 
 use rand::{Rng, RngExt};
+use serde::Serialize;
 
+use crate::choice::UnknownChoice;
 use crate::engine::{CountError, DescentSampler, DpEngine, DpSampler};
+use crate::heat::HeatMap;
 use crate::layout::{Layout, Ship};
 use crate::problem::Problem;
 use crate::rules::Rules;
+
+/// Why a sampler could not be prepared.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SampleError {
+    /// The exact count found no layout to draw.
+    #[error("no layout is consistent with the problem")]
+    NoLayout,
+    /// The exact count behind the uniform sampler failed.
+    #[error(transparent)]
+    Count(#[from] CountError),
+}
 
 /// The probability that independent uniform draws of every ship (from its allowed
 /// placements) form one of the `layouts` consistent layouts: each layout is drawn as any of
@@ -45,7 +62,8 @@ pub fn predicted_acceptance(problem: &Problem, layouts: u128) -> f64 {
 }
 
 /// The samplers broadside has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SamplerKind {
     /// Exactly uniform, through exact counts.
     Uniform,
@@ -58,15 +76,17 @@ pub enum SamplerKind {
 }
 
 impl std::str::FromStr for SamplerKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         match s {
             "uniform" => Ok(SamplerKind::Uniform),
             "rejection" => Ok(SamplerKind::Rejection),
             "sequential" => Ok(SamplerKind::Sequential),
             "weighted" => Ok(SamplerKind::Weighted),
-            _ => Err(format!(
-                "unknown sampler {s:?}: expected uniform, rejection, sequential or weighted"
+            _ => Err(UnknownChoice::new(
+                "sampler",
+                s,
+                "uniform, rejection, sequential or weighted",
             )),
         }
     }
@@ -118,7 +138,10 @@ pub struct Sampler<'p> {
 impl<'p> Sampler<'p> {
     /// Prepares a sampler. For the uniform sampler this computes the exact tables (the DP's
     /// forward and backward passes) where the DP applies.
-    pub fn new(problem: &'p Problem, kind: SamplerKind) -> Result<Sampler<'p>, CountError> {
+    ///
+    /// The uniform sampler counts first, so it refuses a problem that no layout fits with
+    /// [`SampleError::NoLayout`]; the others find out by drawing nothing.
+    pub fn new(problem: &'p Problem, kind: SamplerKind) -> Result<Sampler<'p>, SampleError> {
         let inner = match kind {
             SamplerKind::Uniform => {
                 let opts = crate::CountOptions {
@@ -126,6 +149,9 @@ impl<'p> Sampler<'p> {
                     ..crate::CountOptions::default()
                 };
                 let layouts = crate::Engine::Auto.count(problem, &opts)?.count;
+                if layouts == 0 {
+                    return Err(SampleError::NoLayout);
+                }
                 if predicted_acceptance(problem, layouts) >= REJECTION_MIN_ACCEPTANCE {
                     Inner::Draws
                 } else if layouts <= LIST_MAX_LAYOUTS {
@@ -378,4 +404,112 @@ impl<'p> Sampler<'p> {
                     .is_none_or(|k| (0..d.height).filter(|&r| covered(d.index(r, c))).count() == k)
             })
     }
+}
+
+/// The estimated chance of a ship on each cell from draws of a sampler, with Wilson 95%
+/// intervals: what `sample --probs` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Layouts drawn.
+    pub samples: u64,
+    /// The sampler.
+    pub sampler: SamplerKind,
+    /// The seed of the draws, when the caller gives it.
+    pub seed: Option<u64>,
+    /// For rejection-style samplers, the share of draws kept.
+    pub acceptance: Option<f64>,
+    /// Per row, per cell: the share of samples with a ship there.
+    pub estimates: Vec<Vec<f64>>,
+    /// Per row, per cell: the Wilson 95% interval of that share.
+    pub intervals95: Vec<Vec<[f64; 2]>>,
+    /// Per cell (row-major), the samples with a ship there.
+    #[serde(skip)]
+    pub counts: Vec<u64>,
+    /// How the sampler drew ([`Sampler::method`]).
+    #[serde(skip)]
+    pub method: &'static str,
+}
+
+impl Estimate {
+    /// The estimate as a heat map (its counts out of [`Estimate::samples`] layouts; no
+    /// engine), to draw like an exact one.
+    pub fn heat_map(&self, problem: &Problem) -> HeatMap {
+        let spec = problem.spec();
+        let cells = problem.dims().cells();
+        HeatMap {
+            width: problem.dims().width,
+            layouts: self.samples as u128,
+            per_cell: self.counts.iter().map(|&c| c as u128).collect(),
+            open: (0..cells).map(|c| spec.clue(c).is_none()).collect(),
+            marks: (0..cells)
+                .map(|c| spec.clue(c).map(crate::clue::Clue::symbol))
+                .collect(),
+            engine: None,
+            complete: true,
+        }
+    }
+
+    /// The largest half-width of the cells' intervals.
+    pub fn widest_half_interval(&self) -> f64 {
+        self.intervals95
+            .iter()
+            .flatten()
+            .map(|[lo, hi]| (hi - lo) / 2.0)
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Draws up to `n` layouts from `sampler` and estimates each cell's chance of a ship. Fewer
+/// are drawn when a rejection-style sampler gives up ([`Estimate::samples`] says how many).
+pub fn estimate<R: Rng + ?Sized>(sampler: &mut Sampler, n: u64, rng: &mut R) -> Estimate {
+    let d = sampler.problem.dims();
+    let mut counts = vec![0u64; d.cells()];
+    let mut drawn = 0;
+    while drawn < n {
+        let Some(layout) = sampler.sample(rng) else {
+            break;
+        };
+        drawn += 1;
+        for c in layout.cells() {
+            counts[c] += 1;
+        }
+    }
+    let share = |k: u64| {
+        if drawn == 0 {
+            0.0
+        } else {
+            k as f64 / drawn as f64
+        }
+    };
+    let rows = counts.chunks(d.width);
+    Estimate {
+        name: sampler.problem.spec().meta.name.clone(),
+        samples: drawn,
+        sampler: sampler.kind,
+        seed: None,
+        acceptance: sampler.acceptance(),
+        estimates: rows
+            .clone()
+            .map(|r| r.iter().map(|&k| share(k)).collect())
+            .collect(),
+        intervals95: rows
+            .map(|r| r.iter().map(|&k| wilson(k, drawn).into()).collect())
+            .collect(),
+        counts,
+        method: sampler.method(),
+    }
+}
+
+/// The Wilson 95% interval of a proportion `k / n` (`(0, 1)` when `n` is 0).
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }

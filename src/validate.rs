@@ -13,6 +13,32 @@ use crate::problem::ProblemSpec;
 use crate::rules::Rules;
 use crate::shape::Shape;
 
+/// How a problem's recorded solution disagrees with what was found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordedMismatch {
+    /// The recorded solution breaks the problem (each way, in words).
+    #[error("the recorded solution is not valid: {}", .0.join("; "))]
+    Invalid(Vec<String>),
+    /// A valid solution other than the recorded one exists.
+    #[error("found a valid solution other than the recorded one, so the problem is not unique")]
+    NotUnique,
+}
+
+/// Checks the solution recorded with `spec`, if any, against `found`, a solution an engine
+/// found: the recorded one must be valid and equal to it.
+pub fn check_recorded(spec: &ProblemSpec, found: &Layout) -> Result<(), RecordedMismatch> {
+    let Some(rec) = spec.solution.as_ref() else {
+        return Ok(());
+    };
+    check(spec, rec).map_err(RecordedMismatch::Invalid)?;
+    if rec == found {
+        Ok(())
+    } else {
+        Err(RecordedMismatch::NotUnique)
+    }
+}
+
 /// Every way `layout` breaks `spec`; `Ok` when it is a solution.
 pub fn check(spec: &ProblemSpec, layout: &Layout) -> Result<(), Vec<String>> {
     let d = spec.dims;

@@ -100,7 +100,7 @@ fn kancko_5x5_marginals_match_the_other_engines() {
         ..Default::default()
     };
     let d = Engine::Dp.count(&p, &opts).unwrap();
-    assert_eq!(d.engine, "dp");
+    assert_eq!(d.engine, broadside::EngineKind::Dp);
     assert_eq!(d.count, 524);
     assert_eq!(
         d.per_cell,
@@ -146,5 +146,5 @@ fn the_dp_declines_what_it_cannot_express() {
     let r = Engine::Dp
         .count(&spec.build().unwrap(), &CountOptions::default())
         .unwrap();
-    assert_eq!(r.engine, "enum");
+    assert_eq!(r.engine, broadside::EngineKind::Enum);
 }

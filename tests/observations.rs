@@ -107,7 +107,7 @@ fn sonar_rings() {
             )
             .unwrap()
             .engine,
-        "dp"
+        broadside::EngineKind::Dp
     );
 }
 

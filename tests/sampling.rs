@@ -4,8 +4,8 @@
 
 use broadside::format::text;
 use broadside::heat::HeatMap;
+use broadside::judge::{self, LayoutIndex};
 use broadside::sample::{Sampler, SamplerKind, UniformMethod};
-use broadside::stats::{self, LayoutIndex};
 use broadside::{Engine, Enumerator, Problem};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -15,7 +15,7 @@ fn problem(src: &str) -> Problem {
 }
 
 /// Draws `n` samples from `sampler` and returns the verdict.
-fn measure_with(p: &Problem, mut sampler: Sampler, n: u64, seed: u64) -> stats::Verdict {
+fn measure_with(p: &Problem, mut sampler: Sampler, n: u64, seed: u64) -> judge::Verdict {
     let exact = HeatMap::compute(p, Engine::Auto).unwrap();
     let index = LayoutIndex::new(Enumerator::new(p).solutions());
     assert_eq!(index.len() as u128, exact.layouts);
@@ -33,12 +33,12 @@ fn measure_with(p: &Problem, mut sampler: Sampler, n: u64, seed: u64) -> stats::
             counts[c] += 1;
         }
     }
-    let cells = stats::per_cell(&exact, &counts, n);
-    let fit = stats::chi_square(&freqs);
-    stats::verdict(&cells, Some(&fit), invalid)
+    let cells = judge::per_cell(&exact, &counts, n);
+    let fit = judge::chi_square(&freqs);
+    judge::verdict(&cells, Some(&fit), invalid)
 }
 
-fn measure(p: &Problem, kind: SamplerKind, n: u64, seed: u64) -> stats::Verdict {
+fn measure(p: &Problem, kind: SamplerKind, n: u64, seed: u64) -> judge::Verdict {
     measure_with(p, Sampler::new(p, kind).unwrap(), n, seed)
 }
 

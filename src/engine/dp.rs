@@ -579,7 +579,7 @@ impl<'p> DpEngine<'p> {
                     complete: false,
                     stopped: Some(super::Stop::Time),
                     per_cell: None,
-                    engine: "dp",
+                    engine: super::EngineKind::Dp,
                 });
             }
             Err(Some(e)) => return Err(e),
@@ -599,7 +599,7 @@ impl<'p> DpEngine<'p> {
             complete: true,
             stopped: None,
             per_cell,
-            engine: "dp",
+            engine: super::EngineKind::Dp,
         })
     }
 

@@ -688,7 +688,7 @@ impl<const N: usize> Tables<N> {
                 complete: ctl.reason.is_none(),
                 stopped: ctl.reason,
                 per_cell: cells,
-                engine: "enum",
+                engine: super::EngineKind::Enum,
             });
         }
         let tasks = self.frontier(256);
@@ -727,7 +727,7 @@ impl<const N: usize> Tables<N> {
             complete: stopped.is_none(),
             stopped,
             per_cell,
-            engine: "enum",
+            engine: super::EngineKind::Enum,
         })
     }
 

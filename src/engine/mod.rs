@@ -16,13 +16,16 @@ pub use dp::{DpEngine, DpSampler, DpUnsupported};
 pub use enumerate::{DescentSampler, Enumerator, Solutions};
 pub use sat::{Encoding, SatEngine};
 
+use crate::choice::UnknownChoice;
+
 use std::time::{Duration, Instant};
 
 use crate::layout::Layout;
 use crate::problem::Problem;
 
 /// Why a count stopped before it was complete.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Stop {
     /// The count limit was reached.
     Limit,
@@ -58,8 +61,31 @@ pub struct CountResult {
     pub stopped: Option<Stop>,
     /// Per cell (row-major), the solutions with a ship there, when asked for.
     pub per_cell: Option<Vec<u128>>,
-    /// Which engine counted: `"enum"` or `"sat"`.
-    pub engine: &'static str,
+    /// The engine that counted.
+    pub engine: EngineKind,
+}
+
+/// An engine that answered, as reports name it: `enum`, `sat` or `dp` (never `auto`, which
+/// is a way of choosing one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// The bitboard enumerator.
+    Enum,
+    /// The SAT encoding with varisat.
+    Sat,
+    /// The transfer-matrix DP.
+    Dp,
+}
+
+impl std::fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EngineKind::Enum => "enum",
+            EngineKind::Sat => "sat",
+            EngineKind::Dp => "dp",
+        })
+    }
 }
 
 /// A count that could not be given.
@@ -87,22 +113,29 @@ pub enum Engine {
 }
 
 impl std::str::FromStr for Engine {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
         match s {
             "auto" => Ok(Engine::Auto),
             "enum" => Ok(Engine::Enum),
             "sat" => Ok(Engine::Sat),
             "dp" => Ok(Engine::Dp),
-            _ => Err(format!(
-                "unknown engine {s:?}: expected auto, enum, sat or dp"
-            )),
+            _ => Err(UnknownChoice::new("engine", s, "auto, enum, sat or dp")),
         }
     }
 }
 
 impl Engine {
-    /// One solution, if any.
+    /// The engine that [`Engine::solve`] runs: the DP cannot solve, so `auto` and `dp` solve
+    /// with the enumerator.
+    pub fn solver(self) -> EngineKind {
+        match self {
+            Engine::Sat => EngineKind::Sat,
+            Engine::Auto | Engine::Enum | Engine::Dp => EngineKind::Enum,
+        }
+    }
+
+    /// One solution, if any (found by [`Engine::solver`]).
     pub fn solve(self, problem: &Problem) -> Option<Layout> {
         match self {
             Engine::Sat => SatEngine::new(problem).solve(),

@@ -270,7 +270,7 @@ impl<'p> SatEngine<'p> {
             complete: stopped.is_none(),
             stopped,
             per_cell,
-            engine: "sat",
+            engine: super::EngineKind::Sat,
         })
     }
 

@@ -171,7 +171,9 @@ impl JsonProblem {
             sinking: if self.sinking.is_empty() {
                 Default::default()
             } else {
-                self.sinking.parse()?
+                self.sinking
+                    .parse()
+                    .map_err(|e: crate::choice::UnknownChoice| e.to_string())?
             },
             shots: self
                 .shots

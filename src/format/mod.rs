@@ -5,6 +5,7 @@
 //! - [`jsonl`]: the JSON-lines puzzle records of the external puzzle collections.
 //! - [`dzn`]: MiniZinc data files of the "solbat" benchmark.
 //! - [`xcsp`]: the XCSP3/PyCSP3 Battleships JSON.
+//! - [`samples`]: files of sampled layouts, for judging a sampler.
 //!
 //! [`read`] detects the format from the file name and the content and returns every problem
 //! in the input (a JSON-lines file holds many). Errors carry the line and column.
@@ -12,6 +13,7 @@
 pub mod dzn;
 pub mod json;
 pub mod jsonl;
+pub mod samples;
 pub mod text;
 pub mod xcsp;
 

@@ -140,16 +140,10 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                         )
                     }
                     "fleet" => fleet_text = Some((value.to_string(), ln, vcol)),
-                    "rules" => {
-                        rules = value
-                            .parse()
-                            .map_err(|e: String| ParseError::new(ln, vcol, e))?
-                    }
+                    "rules" => rules = value.parse().map_err(|e| ParseError::new(ln, vcol, e))?,
                     "name" => meta.name = Some(value.to_string()),
                     "sinking" => {
-                        sinking = value
-                            .parse()
-                            .map_err(|e: String| ParseError::new(ln, vcol, e))?
+                        sinking = value.parse().map_err(|e| ParseError::new(ln, vcol, e))?
                     }
                     "source" => meta.source = Some(value.to_string()),
                     k if k.starts_with("shape ") => {

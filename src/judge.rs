@@ -1,6 +1,7 @@
-//! Measuring a sampler against the exact answer.
+//! Judging a sampler: its samples measured against the exact answer.
 //!
-//! Two tests, each able to fail:
+//! [`Judge`] takes the samples of any sampler (drawn here by [`judge_sampler`], or read from a
+//! file) and gives a [`Judgement`]; two tests, each able to fail:
 //! - **per cell** ([`CellReport`]): each cell's share of samples with a ship against its exact
 //!   probability: the largest and mean absolute error, and how many cells fall outside their
 //!   99% binomial interval `p ± 2.576 sqrt(p (1 - p) / n)`. About 1% may by chance; a cell of
@@ -11,28 +12,50 @@
 //!   p-value, and the total variation distance between the two distributions. The test fails
 //!   when the p-value is below 0.01. It needs at least 5 expected samples per layout.
 //!
-//! [`Verdict`] combines them.
+//! A sample that is not a consistent layout fails the judgement by itself. [`Verdict`]
+//! combines the tests.
+//!
+//! ```
+//! use broadside::{Dims, Fleet, ProblemSpec, Rules, judge::judge_sampler, sample::SamplerKind};
+//! use rand::SeedableRng;
+//! let p = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch)
+//!     .build()
+//!     .unwrap();
+//! let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+//! let j = judge_sampler(&p, SamplerKind::Uniform, 20_000, &mut rng).unwrap().unwrap();
+//! assert!(j.pass && j.layouts == 524);
+//! ```
 
 use std::collections::HashMap;
 
+use rand::Rng;
+use serde::Serialize;
+
+use crate::engine::{CountError, Engine, Enumerator};
 use crate::heat::HeatMap;
 use crate::layout::{Layout, Ship};
+use crate::problem::Problem;
+use crate::sample::{SampleError, Sampler, SamplerKind};
+use crate::validate;
 
 /// The largest number of layouts for which [`chi_square`] is computed.
 pub const MAX_LAYOUTS_FOR_FIT: usize = 100_000;
 
 /// Per-cell frequencies against exact probabilities.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CellReport {
     /// Samples.
+    #[serde(skip)]
     pub samples: u64,
     /// The largest absolute difference between frequency and probability.
     pub max_error: f64,
     /// The mean absolute difference over the cells.
     pub mean_error: f64,
     /// Cells whose frequency is outside the 99% interval.
+    #[serde(rename = "outside_99")]
     pub outside: usize,
     /// Cells tested.
+    #[serde(rename = "tested")]
     pub cells: usize,
     /// Cells outside that chance alone allows.
     pub allowed: usize,
@@ -76,11 +99,13 @@ pub fn per_cell(exact: &HeatMap, counts: &[u64], samples: u64) -> CellReport {
 }
 
 /// A chi-square goodness-of-fit of layout frequencies against uniform.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FitReport {
     /// Layouts (categories).
+    #[serde(skip)]
     pub layouts: usize,
     /// Samples.
+    #[serde(skip)]
     pub samples: u64,
     /// The statistic.
     pub chi2: f64,
@@ -201,6 +226,150 @@ pub fn verdict(cells: &CellReport, fit: Option<&FitReport>, invalid: u64) -> Ver
         pass &= f.passes();
     }
     Verdict { pass, lines }
+}
+
+/// Samples of one problem being judged against its exact answer; see the module
+/// documentation.
+pub struct Judge<'p> {
+    problem: &'p Problem,
+    exact: HeatMap,
+    /// Every layout, numbered, when there are few enough for the layout test.
+    index: Option<LayoutIndex>,
+    counts: Vec<u64>,
+    freqs: Vec<u64>,
+    invalid: u64,
+    samples: u64,
+}
+
+/// What a [`Judge`] found: the figures of each test and the verdict.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Judgement {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Where the samples came from, in words ("uniform sampler by dp, seed 7").
+    pub source: String,
+    /// Samples judged.
+    pub samples: u64,
+    /// The exact number of layouts.
+    pub layouts: u128,
+    /// Whether every test that ran passed.
+    pub pass: bool,
+    /// Samples that are not layouts consistent with the problem.
+    pub invalid: u64,
+    /// The per-cell test.
+    pub cells: CellReport,
+    /// The layout test, when it ran.
+    pub fit: Option<FitReport>,
+    /// One line per test, saying what was found.
+    #[serde(skip)]
+    pub lines: Vec<String>,
+    /// Why the layout test did not run, when it did not.
+    #[serde(skip)]
+    pub fit_skipped: Option<String>,
+}
+
+impl<'p> Judge<'p> {
+    /// Prepares the exact answer: the heat map, and every layout when there are at most
+    /// [`MAX_LAYOUTS_FOR_FIT`]. `None` when no layout is consistent with the problem.
+    pub fn new(problem: &'p Problem) -> Result<Option<Judge<'p>>, CountError> {
+        let exact = HeatMap::compute(problem, Engine::Auto)?;
+        if exact.layouts == 0 {
+            return Ok(None);
+        }
+        let index = (exact.layouts <= MAX_LAYOUTS_FOR_FIT as u128)
+            .then(|| LayoutIndex::new(Enumerator::new(problem).solutions()));
+        let freqs = vec![0; index.as_ref().map_or(0, LayoutIndex::len)];
+        Ok(Some(Judge {
+            problem,
+            exact,
+            index,
+            counts: vec![0; problem.dims().cells()],
+            freqs,
+            invalid: 0,
+            samples: 0,
+        }))
+    }
+
+    /// The exact heat map the samples are judged against.
+    pub fn exact(&self) -> &HeatMap {
+        &self.exact
+    }
+
+    /// Counts one sample.
+    pub fn add(&mut self, layout: &Layout) {
+        self.samples += 1;
+        let valid = match &self.index {
+            Some(ix) => ix.get(layout).map(|i| self.freqs[i] += 1).is_some(),
+            None => validate::check(self.problem.spec(), layout).is_ok(),
+        };
+        if valid {
+            for c in layout.cells() {
+                self.counts[c] += 1;
+            }
+        } else {
+            self.invalid += 1;
+        }
+    }
+
+    /// Samples counted so far.
+    pub fn samples(&self) -> u64 {
+        self.samples
+    }
+
+    /// The judgement of the samples counted, which came from `source` (in words).
+    pub fn finish(&self, source: String) -> Judgement {
+        let cells = per_cell(&self.exact, &self.counts, self.samples);
+        let fit = self
+            .index
+            .as_ref()
+            .filter(|ix| self.samples >= 5 * ix.len() as u64)
+            .map(|_| chi_square(&self.freqs));
+        let fit_skipped = match (&fit, &self.index) {
+            (Some(_), _) => None,
+            (None, Some(ix)) => Some(format!(
+                "layout test skipped: it needs at least {} samples, 5 per layout",
+                5 * ix.len()
+            )),
+            (None, None) => Some(format!(
+                "layout test skipped: more than {MAX_LAYOUTS_FOR_FIT} layouts"
+            )),
+        };
+        let v = verdict(&cells, fit.as_ref(), self.invalid);
+        Judgement {
+            name: self.problem.spec().meta.name.clone(),
+            source,
+            samples: self.samples,
+            layouts: self.exact.layouts,
+            pass: v.pass,
+            invalid: self.invalid,
+            cells,
+            fit,
+            lines: v.lines,
+            fit_skipped,
+        }
+    }
+}
+
+/// Draws `n` samples from a sampler of `kind` and judges them. `None` when no layout is
+/// consistent with the problem.
+pub fn judge_sampler<R: Rng + ?Sized>(
+    problem: &Problem,
+    kind: SamplerKind,
+    n: u64,
+    rng: &mut R,
+) -> Result<Option<Judgement>, SampleError> {
+    let Some(mut judge) = Judge::new(problem)? else {
+        return Ok(None);
+    };
+    let mut sampler = Sampler::new(problem, kind)?;
+    for _ in 0..n {
+        match sampler.sample(rng) {
+            Some(l) => judge.add(&l),
+            None => break,
+        }
+    }
+    let source = format!("{kind:?} sampler by {}", sampler.method()).to_lowercase();
+    Ok(Some(judge.finish(source)))
 }
 
 /// The natural log of the gamma function (Lanczos, g = 7), for x > 0.

@@ -1,0 +1,143 @@
+//! `count`: how many layouts fit a problem (and so whether it is unique), optionally per
+//! cell and with identical ships told apart.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::{NoSolution, rows};
+use crate::engine::{CountError, CountOptions, Engine, EngineKind, Stop};
+use crate::error::Error;
+use crate::problem::Problem;
+use crate::validate::{self, RecordedMismatch};
+
+/// What [`count`] found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum CountReport {
+    /// A count, complete or partial.
+    Counted(Counted),
+    /// No solution, from the problem's obvious conflicts (without counting).
+    NoSolution(NoSolution),
+}
+
+/// A count.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Counted {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Layouts counted (times the labelling factor when `labelled`): exact when
+    /// `complete`, else a lower bound.
+    pub count: u128,
+    /// Whether every layout was counted.
+    pub complete: bool,
+    /// Why the count stopped early: `limit`, `time` or `overflow`.
+    pub partial_reason: Option<Stop>,
+    /// Whether there is exactly one layout (`None` when the count is partial).
+    pub unique: Option<bool>,
+    /// Whether identical ships were told apart.
+    pub labelled: bool,
+    /// Per row, per cell: the layouts with a ship there, when asked for.
+    pub per_cell: Option<Vec<Vec<u128>>>,
+    /// The engine that counted.
+    pub engine: EngineKind,
+    /// Time taken.
+    pub seconds: f64,
+    /// Whether the problem is a puzzle (has row or column counts), for which uniqueness is
+    /// news.
+    #[serde(skip)]
+    pub puzzle: bool,
+    /// How the recorded solution disagrees with the unique one, when it does.
+    #[serde(
+        rename = "recorded_mismatch",
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::sentence"
+    )]
+    pub mismatch: Option<RecordedMismatch>,
+}
+
+impl CountReport {
+    /// Whether the answer is a yes: some layout exists (or the count was cut short before
+    /// deciding), and a recorded solution agrees with a unique one.
+    pub fn answered(&self) -> bool {
+        match self {
+            CountReport::Counted(c) => !(c.complete && c.count == 0) && c.mismatch.is_none(),
+            CountReport::NoSolution(_) => false,
+        }
+    }
+}
+
+impl Counted {
+    /// The count in words: "1 solution (unique)", "at least 12 layouts (stopped at the
+    /// limit)", ...
+    pub fn describe(&self) -> String {
+        let n = self.count;
+        let noun = if n == 1 { "layout" } else { "layouts" };
+        match self.partial_reason {
+            None if n == 1 => "1 solution (unique)".to_string(),
+            None if n == 0 => "no solution".to_string(),
+            None if self.puzzle => format!("{n} {noun} (not unique)"),
+            None => format!("{n} {noun}"),
+            Some(Stop::Limit) => format!("at least {n} {noun} (stopped at the limit)"),
+            Some(Stop::Time) => format!("at least {n} {noun} (partial: time limit reached)"),
+            Some(Stop::Overflow) => "count overflow".to_string(),
+        }
+    }
+}
+
+/// Counts the layouts of `problem` with `engine` and `opts`; `labelled` multiplies by the
+/// number of ways to tell identical ships apart. A unique layout is compared with the
+/// recorded solution.
+pub fn count(
+    problem: &Problem,
+    engine: Engine,
+    opts: &CountOptions,
+    labelled: bool,
+) -> Result<CountReport, Error> {
+    if let Some(no) = NoSolution::of(problem) {
+        return Ok(CountReport::NoSolution(no));
+    }
+    let start = Instant::now();
+    let r = engine.count(problem, opts)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let factor = if labelled {
+        problem
+            .fleet()
+            .labelling_factor()
+            .ok_or(CountError::Overflow)?
+    } else {
+        1
+    };
+    let scale = |x: u128| x.checked_mul(factor).ok_or(CountError::Overflow);
+    let count = scale(r.count)?;
+    let per_cell = match &r.per_cell {
+        Some(pc) => Some(rows(
+            problem.dims().width,
+            pc.iter()
+                .map(|&x| scale(x))
+                .collect::<Result<Vec<_>, _>>()?,
+        )),
+        None => None,
+    };
+    let mismatch = if r.complete && r.count == 1 {
+        engine
+            .solve(problem)
+            .and_then(|layout| validate::check_recorded(problem.spec(), &layout).err())
+    } else {
+        None
+    };
+    let spec = problem.spec();
+    Ok(CountReport::Counted(Counted {
+        name: spec.meta.name.clone(),
+        count,
+        complete: r.complete,
+        partial_reason: r.stopped,
+        unique: r.complete.then_some(r.count == 1),
+        labelled,
+        per_cell,
+        engine: r.engine,
+        seconds,
+        puzzle: !spec.rows.is_empty() || !spec.cols.is_empty(),
+        mismatch,
+    }))
+}

@@ -1,0 +1,115 @@
+//! Answers to the questions broadside is asked, as typed reports.
+//!
+//! Each question is one function over a built [`Problem`]: [`solve()`], [`count()`],
+//! [`probs()`], [`best()`], [`explain()`] and [`grade()`]. Each returns a report that
+//! serializes to exactly the JSON the command line prints with `--json` (`docs/JSON.md`), so
+//! a program, a web server or a Python binding gets the same answer as a person at the
+//! terminal. Reports say whether they are a yes ([`SolveReport::answered`] and the like):
+//! "no solution" and "not unique" are answers, not errors, and the command line turns them
+//! into exit code 1.
+//!
+//! [`build`] turns one problem of a file into a [`Problem`], naming it in the error.
+//!
+//! ```
+//! use broadside::{Dims, Engine, Fleet, ProblemSpec, Rules, answer};
+//! let spec = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch);
+//! let p = answer::build(spec).unwrap();
+//! let report = answer::count(&p, Engine::Auto, &Default::default(), false).unwrap();
+//! assert_eq!(serde_json::to_value(&report).unwrap()["count"], 524);
+//! ```
+
+mod count;
+mod logic;
+mod probs;
+mod solve;
+
+pub use count::{CountReport, Counted, count};
+pub use logic::{
+    ExplainReport, Explained, GradeReport, GradeTally, Graded, StepReport, explain, grade,
+};
+pub use probs::{Best, BestCell, BestReport, HeatReport, ProbsReport, best, probs};
+pub use solve::{SolveReport, Solved, solve};
+
+pub use crate::diagnose::NoLayout;
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::problem::{Problem, ProblemSpec};
+
+/// A problem's label in messages: its name, or its size, fleet and rules.
+pub fn label(p: &Problem) -> String {
+    p.spec()
+        .meta
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{} {} {}", p.dims(), p.fleet().describe(), p.rules()))
+}
+
+/// Builds a problem, naming it (when it has a name) in the error.
+pub fn build(spec: ProblemSpec) -> Result<Problem, Error> {
+    let name = spec.meta.name.clone();
+    spec.build().map_err(|e| match name {
+        Some(n) => Error::from(e).in_problem(n),
+        None => Error::from(e),
+    })
+}
+
+/// The answer "no solution", found without search: the problem's obvious conflicts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NoSolution {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Always false.
+    pub solved: bool,
+    /// Always 0.
+    pub count: u8,
+    /// The conflicts, as sentences ([`Problem::conflicts`]); empty when search, not a rule,
+    /// found there is no solution.
+    pub reasons: Vec<String>,
+}
+
+impl NoSolution {
+    /// The report of `problem`'s obvious conflicts, or `None` when it has none.
+    pub fn of(problem: &Problem) -> Option<NoSolution> {
+        let conflicts = problem.conflicts();
+        (!conflicts.is_empty()).then(|| NoSolution {
+            reasons: conflicts.iter().map(|c| c.to_string()).collect(),
+            ..NoSolution::searched(problem)
+        })
+    }
+
+    /// "No solution", found by search.
+    pub fn searched(problem: &Problem) -> NoSolution {
+        NoSolution {
+            name: problem.spec().meta.name.clone(),
+            solved: false,
+            count: 0,
+            reasons: Vec::new(),
+        }
+    }
+}
+
+/// Serializes an optional error as its sentence.
+fn sentence<E: std::fmt::Display, S: serde::Serializer>(
+    e: &Option<E>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match e {
+        Some(e) => s.collect_str(e),
+        None => s.serialize_none(),
+    }
+}
+
+/// A board's values row by row, as the reports give per-cell figures.
+fn rows<T>(width: usize, values: impl IntoIterator<Item = T>) -> Vec<Vec<T>> {
+    let mut out = Vec::new();
+    let mut row = Vec::with_capacity(width);
+    for v in values {
+        row.push(v);
+        if row.len() == width {
+            out.push(std::mem::replace(&mut row, Vec::with_capacity(width)));
+        }
+    }
+    out
+}

@@ -1,0 +1,149 @@
+//! `probs` and `best`: the exact chance of a ship on each cell, and where to fire next.
+
+use serde::Serialize;
+
+use super::rows;
+use crate::diagnose::{NoLayout, no_layout};
+use crate::engine::{CountOptions, Engine, EngineKind};
+use crate::error::Error;
+use crate::heat::HeatMap;
+use crate::problem::Problem;
+
+/// What [`probs`] found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ProbsReport {
+    /// The heat map.
+    Map(HeatReport),
+    /// No layout fits, and what can be said of why.
+    NoLayout(NoLayout),
+}
+
+/// A heat map: exact per-cell layout counts and the probabilities they give.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeatReport {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Consistent layouts (a lower bound when not `complete`).
+    pub layouts: u128,
+    /// Per row, per cell: the layouts with a ship there.
+    pub counts: Vec<Vec<u128>>,
+    /// Per row, per cell: the probability of a ship there.
+    pub probabilities: Vec<Vec<f64>>,
+    /// The engine that counted.
+    pub engine: EngineKind,
+    /// Whether every layout was counted; a partial map holds lower bounds and its
+    /// probabilities are not exact.
+    pub complete: bool,
+    /// The map itself, for drawing.
+    #[serde(skip)]
+    pub map: HeatMap,
+}
+
+/// What [`best`] found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum BestReport {
+    /// The cells to fire at.
+    Best(Best),
+    /// No layout fits, and what can be said of why.
+    NoLayout(NoLayout),
+}
+
+/// The open cells most likely to hold a ship.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Best {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Consistent layouts (a lower bound when not `complete`).
+    pub layouts: u128,
+    /// Their probability; `None` when the count is partial (the maximum of a half-searched
+    /// space means nothing).
+    pub probability: Option<f64>,
+    /// The cells of highest probability, tied; empty when no open cell can hold a ship or the
+    /// count is partial.
+    pub cells: Vec<BestCell>,
+    /// The engine that counted.
+    pub engine: EngineKind,
+    /// Whether every layout was counted.
+    pub complete: bool,
+}
+
+/// One best cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BestCell {
+    /// Its name, e.g. `E5`.
+    pub cell: String,
+    /// Its row (0-based).
+    pub row: usize,
+    /// Its column (0-based).
+    pub col: usize,
+    /// The layouts with a ship there.
+    pub count: u128,
+}
+
+impl ProbsReport {
+    /// Whether the answer is a yes: a map, complete or partial.
+    pub fn answered(&self) -> bool {
+        matches!(self, ProbsReport::Map(_))
+    }
+}
+
+impl BestReport {
+    /// Whether the answer is a yes: a complete count named the best cells.
+    pub fn answered(&self) -> bool {
+        matches!(self, BestReport::Best(b) if b.complete)
+    }
+}
+
+/// The heat map of `problem` by `engine` (per-cell counts are always asked for; `opts` gives
+/// the limits). A count cut short gives a partial map, not "no layout".
+pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<ProbsReport, Error> {
+    if !problem.conflicts().is_empty() {
+        return Ok(ProbsReport::NoLayout(no_layout(problem)));
+    }
+    let map = HeatMap::compute_with(problem, engine, opts)?;
+    if map.layouts == 0 && map.complete {
+        return Ok(ProbsReport::NoLayout(no_layout(problem)));
+    }
+    let width = problem.dims().width;
+    Ok(ProbsReport::Map(HeatReport {
+        name: problem.spec().meta.name.clone(),
+        layouts: map.layouts,
+        counts: rows(width, map.per_cell.iter().copied()),
+        probabilities: rows(width, (0..map.per_cell.len()).map(|c| map.probability(c))),
+        engine: map.engine.unwrap_or(EngineKind::Enum),
+        complete: map.complete,
+        map,
+    }))
+}
+
+/// The open cells of `problem` most likely to hold a ship; see [`probs`].
+pub fn best(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<BestReport, Error> {
+    let h = match probs(problem, engine, opts)? {
+        ProbsReport::Map(h) => h,
+        ProbsReport::NoLayout(no) => return Ok(BestReport::NoLayout(no)),
+    };
+    let (cells, probability) = h.map.best();
+    let d = problem.dims();
+    let cells = if h.complete { cells } else { Vec::new() };
+    Ok(BestReport::Best(Best {
+        name: h.name,
+        layouts: h.layouts,
+        probability: h.complete.then_some(probability),
+        cells: cells
+            .iter()
+            .map(|&c| {
+                let (row, col) = d.row_col(c);
+                BestCell {
+                    cell: d.cell_name(c),
+                    row,
+                    col,
+                    count: h.map.per_cell[c],
+                }
+            })
+            .collect(),
+        engine: h.engine,
+        complete: h.complete,
+    }))
+}

@@ -1,0 +1,87 @@
+//! `solve`: one solution, checked by the independent validator and against the recorded one.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::NoSolution;
+use crate::engine::{Engine, EngineKind};
+use crate::error::Error;
+use crate::layout::Layout;
+use crate::problem::Problem;
+use crate::validate::{self, RecordedMismatch};
+
+/// What [`solve`] found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum SolveReport {
+    /// A solution.
+    Solved(Solved),
+    /// No solution: the obvious conflicts, or none when search found it.
+    NoSolution(NoSolution),
+}
+
+/// A solution found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Solved {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Always true.
+    pub solved: bool,
+    /// The solution in the layout picture form, one string per row.
+    pub solution: Vec<String>,
+    /// Whether it equals the solution recorded with the problem (`None`: none recorded).
+    pub matches_recorded: Option<bool>,
+    /// The engine that solved.
+    pub engine: EngineKind,
+    /// Time taken by the engine.
+    pub seconds: f64,
+    /// The solution.
+    #[serde(skip)]
+    pub layout: Layout,
+    /// How the recorded solution disagrees, when it does.
+    #[serde(
+        rename = "recorded_mismatch",
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::sentence"
+    )]
+    pub mismatch: Option<RecordedMismatch>,
+}
+
+impl SolveReport {
+    /// Whether the answer is a yes: solved, and the recorded solution (if any) agrees.
+    pub fn answered(&self) -> bool {
+        matches!(self, SolveReport::Solved(s) if s.mismatch.is_none())
+    }
+}
+
+/// One solution of `problem` by `engine`, re-checked by [`validate::check`] and compared with
+/// the recorded solution.
+pub fn solve(problem: &Problem, engine: Engine) -> Result<SolveReport, Error> {
+    if let Some(no) = NoSolution::of(problem) {
+        return Ok(SolveReport::NoSolution(no));
+    }
+    let start = Instant::now();
+    let found = engine.solve(problem);
+    let seconds = start.elapsed().as_secs_f64();
+    let Some(layout) = found else {
+        return Ok(SolveReport::NoSolution(NoSolution::searched(problem)));
+    };
+    if let Err(e) = validate::check(problem.spec(), &layout) {
+        return Err(Error::Internal(format!(
+            "the engine's solution fails the check: {}",
+            e.join("; ")
+        )));
+    }
+    let mismatch = validate::check_recorded(problem.spec(), &layout).err();
+    Ok(SolveReport::Solved(Solved {
+        name: problem.spec().meta.name.clone(),
+        solved: true,
+        solution: layout.to_rows(problem.dims(), problem.fleet()),
+        matches_recorded: problem.spec().solution.as_ref().map(|_| mismatch.is_none()),
+        engine: engine.solver(),
+        seconds,
+        layout,
+        mismatch,
+    }))
+}

@@ -1,0 +1,122 @@
+//! `broadside count`: how many layouts, per cell if asked, or the DIMACS encoding.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use broadside::answer::{self, CountReport, label};
+use broadside::{CountOptions, SatEngine};
+
+use super::args::{Input, Output, seconds};
+use super::report::{answer_each, no_solution};
+use super::usage;
+
+/// The options of `count`.
+#[derive(Args)]
+pub struct CountArgs {
+    /// Stop once this many layouts are found (`--limit 2` decides uniqueness).
+    #[arg(long)]
+    limit: Option<u128>,
+    /// Stop after this many seconds with a partial count, marked as partial.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Also count, for each cell, the layouts with a ship on it.
+    #[arg(long)]
+    cells: bool,
+    /// Count with identical ships told apart (multiplies by the count's symmetry factor).
+    #[arg(long)]
+    labelled: bool,
+    /// Write the SAT encoding in DIMACS form (placement variables as the projection set)
+    /// to this file instead of counting.
+    #[arg(long, value_name = "FILE")]
+    dimacs: Option<PathBuf>,
+}
+
+/// Progress of a long count on standard error, at most twice a second.
+fn progress() -> Box<dyn Fn(u64, u64) + Sync + Send> {
+    let last = Mutex::new(Instant::now());
+    Box::new(move |done: u64, total: u64| {
+        let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+        if l.elapsed() > Duration::from_millis(500) || done == total {
+            *l = Instant::now();
+            eprint!("\r{done}/{total} subtrees counted");
+            if done == total {
+                eprint!("\r{}\r", " ".repeat(40));
+            }
+        }
+    })
+}
+
+pub fn count(input: &Input, out: &Output, args: &CountArgs) -> Result<bool> {
+    if let Some(path) = &args.dimacs {
+        return dimacs(input, path);
+    }
+    let time_limit = args.time_limit.map(seconds).transpose()?;
+    let show_progress = std::io::stderr().is_terminal() && !out.json;
+    answer_each(
+        input.problems()?,
+        out.json,
+        |p| {
+            let opts = CountOptions {
+                limit: args.limit,
+                time_limit,
+                per_cell: args.cells,
+                parallel: true,
+                progress: show_progress.then(progress),
+            };
+            let r = answer::count(p, out.engine, &opts, args.labelled)?;
+            if let CountReport::Counted(c) = &r
+                && let Some(m) = &c.mismatch
+            {
+                eprintln!("{}: {m}", label(p));
+            }
+            Ok(r)
+        },
+        |w: &mut dyn Write, p, r: &CountReport| {
+            let c = match r {
+                CountReport::NoSolution(no) => return no_solution(w, p, no),
+                CountReport::Counted(c) => c,
+            };
+            writeln!(
+                w,
+                "{}: {} [{} engine, {:.3} s]",
+                label(p),
+                c.describe(),
+                c.engine,
+                c.seconds
+            )?;
+            if let Some(pc) = &c.per_cell {
+                let width = pc.iter().flatten().map(|x| x.to_string().len()).max();
+                for row in pc {
+                    let cells: Vec<String> = row
+                        .iter()
+                        .map(|x| format!("{x:>w$}", w = width.unwrap_or(1)))
+                        .collect();
+                    writeln!(w, "  {}", cells.join(" "))?;
+                }
+            }
+            Ok(())
+        },
+        CountReport::answered,
+    )
+}
+
+/// Writes the SAT encoding of the one problem of the input.
+fn dimacs(input: &Input, path: &PathBuf) -> Result<bool> {
+    let specs = input.problems()?;
+    if specs.len() != 1 {
+        return Err(usage("--dimacs takes a single problem"));
+    }
+    let p = answer::build(specs.into_iter().next().expect("one problem"))?;
+    let mut f = std::io::BufWriter::new(
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+    );
+    SatEngine::new(&p).write_dimacs(&mut f)?;
+    f.flush()?;
+    eprintln!("wrote {}", path.display());
+    Ok(true)
+}

@@ -1,0 +1,121 @@
+//! `broadside generate` and `broadside convert`: puzzles written out.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use broadside::format::{self, json::JsonProblem};
+use broadside::generate::{self, GenerateError, GenerateOptions};
+use broadside::logic::Grade;
+use broadside::{Dims, Fleet};
+
+use super::args::{Input, To, seconds};
+use super::usage;
+
+/// The options of `generate`.
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// Board size, WxH.
+    #[arg(long, value_name = "WxH")]
+    size: Dims,
+    /// The fleet (default: the magazine fleet for the size).
+    #[arg(long)]
+    fleet: Option<String>,
+    /// The seed: the same seed gives the same puzzles.
+    #[arg(long, default_value = "0")]
+    seed: u64,
+    /// How many puzzles.
+    #[arg(long, default_value = "1")]
+    count: usize,
+    /// Write each puzzle to a file in this folder instead of standard output.
+    #[arg(short = 'o', long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// How many row and column counts to withhold.
+    #[arg(long, default_value = "0")]
+    hidden_counts: usize,
+    /// Give ship clues as '*' only, never as segment kinds.
+    #[arg(long)]
+    no_segments: bool,
+    /// Give no water clues (only ship clues).
+    #[arg(long)]
+    no_water: bool,
+    /// The grade every puzzle must have: easy, medium, hard or extreme (default: any).
+    #[arg(long)]
+    difficulty: Option<Grade>,
+    /// Give up on a puzzle after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "60")]
+    time_limit: f64,
+}
+
+pub fn generate(args: &GenerateArgs) -> Result<bool> {
+    let mut opts = GenerateOptions::new(args.size.supported().map_err(broadside::Error::from)?);
+    opts.time_limit = seconds(args.time_limit)?;
+    opts.fleet = args
+        .fleet
+        .as_deref()
+        .map(|f| Fleet::parse(f, &[]).map_err(|e| usage(format!("--fleet: {e}"))))
+        .transpose()?;
+    opts.hidden_counts = args.hidden_counts;
+    opts.segments = !args.no_segments;
+    opts.water = !args.no_water;
+    opts.difficulty = args.difficulty;
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let (size, seed, count) = (args.size, args.seed, args.count);
+    let mut rng = StdRng::seed_from_u64(seed);
+    for i in 0..count {
+        let t = Instant::now();
+        let mut spec = match generate::generate(&opts, &mut rng) {
+            Ok(s) => s,
+            Err(e @ GenerateError::Request(_)) => return Err(broadside::Error::from(e).into()),
+            Err(e) => {
+                eprintln!("broadside: puzzle {} of {count}: {e}", i + 1);
+                return Ok(false);
+            }
+        };
+        let name = match args.difficulty {
+            Some(g) => format!("gen-{size}-{g}-s{seed}-{}", i + 1),
+            None => format!("gen-{size}-s{seed}-{}", i + 1),
+        };
+        spec.meta = generate::meta(name.clone(), seed, args.difficulty);
+        let text = format::text::print(&spec);
+        match &args.out {
+            Some(dir) => {
+                let path = dir.join(format!("{name}.txt"));
+                std::fs::write(&path, &text)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                eprintln!(
+                    "{} ({:.0} ms)",
+                    path.display(),
+                    t.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            None => {
+                if i > 0 {
+                    println!("---");
+                }
+                print!("{text}");
+            }
+        }
+    }
+    Ok(true)
+}
+
+pub fn convert(input: &Input, to: To) -> Result<bool> {
+    let specs = input.problems()?;
+    for (i, spec) in specs.iter().enumerate() {
+        if i > 0 && matches!(to, To::Text) {
+            println!("---");
+        }
+        match to {
+            To::Text => print!("{}", format::text::print(spec)),
+            To::Json => println!("{}", serde_json::to_string(&JsonProblem::from_spec(spec))?),
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,125 @@
+//! Printing reports: text as each problem is answered, or JSON once all are.
+
+use std::io::{self, BufWriter, StdoutLock, Write};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use broadside::answer::{self, NoSolution, label};
+use broadside::diagnose::NoLayout;
+use broadside::format;
+use broadside::{Layout, Problem, ProblemSpec};
+
+/// Where reports go: standard output, as text now or as JSON at the end.
+pub struct Printer {
+    json: bool,
+    out: BufWriter<StdoutLock<'static>>,
+    results: Vec<serde_json::Value>,
+}
+
+impl Printer {
+    /// A printer of text, or of JSON when `json`.
+    pub fn new(json: bool) -> Printer {
+        Printer {
+            json,
+            out: BufWriter::new(io::stdout().lock()),
+            results: Vec::new(),
+        }
+    }
+
+    /// Whether the output is JSON.
+    pub fn json(&self) -> bool {
+        self.json
+    }
+
+    /// Standard output, for text.
+    pub fn out(&mut self) -> &mut dyn Write {
+        &mut self.out
+    }
+
+    /// Keeps a report for the JSON output.
+    pub fn push<T: Serialize>(&mut self, report: &T) -> Result<()> {
+        self.results.push(serde_json::to_value(report)?);
+        Ok(())
+    }
+
+    /// Writes the JSON reports kept (one object, or an array of several) and flushes, so that
+    /// a write error is an error and not lost output.
+    pub fn finish(mut self) -> Result<()> {
+        if self.json && !self.results.is_empty() {
+            let v = if self.results.len() == 1 {
+                self.results.remove(0)
+            } else {
+                serde_json::Value::Array(std::mem::take(&mut self.results))
+            };
+            serde_json::to_writer_pretty(&mut self.out, &v)?;
+            writeln!(self.out)?;
+        }
+        self.out.flush()?;
+        Ok(())
+    }
+}
+
+/// Answers every problem in turn with `answer`, printing each report with `text` (or as
+/// JSON); true when every report is a yes by `yes`.
+pub fn answer_each<R: Serialize>(
+    specs: Vec<ProblemSpec>,
+    json: bool,
+    mut answer: impl FnMut(&Problem) -> Result<R>,
+    mut text: impl FnMut(&mut dyn Write, &Problem, &R) -> Result<()>,
+    yes: impl Fn(&R) -> bool,
+) -> Result<bool> {
+    let mut printer = Printer::new(json);
+    let mut ok = true;
+    for spec in specs {
+        let p = answer::build(spec)?;
+        let r = answer(&p).with_context(|| label(&p))?;
+        ok &= yes(&r);
+        if json {
+            printer.push(&r)?;
+        } else {
+            text(printer.out(), &p, &r)?;
+        }
+    }
+    printer.finish()?;
+    Ok(ok)
+}
+
+/// A solution grid with the counts around it.
+pub fn render(p: &Problem, layout: &Layout) -> String {
+    let symbols: Vec<char> = layout
+        .to_rows(p.dims(), p.fleet())
+        .concat()
+        .chars()
+        .collect();
+    format::text::framed_grid(p.spec(), |cell| symbols[cell])
+}
+
+/// "No solution", with its reasons.
+pub fn no_solution(out: &mut dyn Write, p: &Problem, no: &NoSolution) -> Result<()> {
+    writeln!(out, "{}: no solution", label(p))?;
+    for r in &no.reasons {
+        writeln!(out, "  because {r}")?;
+    }
+    Ok(())
+}
+
+/// "No layout", with its reasons and the shots at fault.
+pub fn no_layout(out: &mut dyn Write, p: &Problem, no: &NoLayout) -> Result<()> {
+    writeln!(
+        out,
+        "{}: no layout is consistent with these shots",
+        label(p)
+    )?;
+    for r in &no.reasons {
+        writeln!(out, "  because {r}")?;
+    }
+    if !no.conflicting_shots.is_empty() {
+        writeln!(
+            out,
+            "  these shots cannot all be true (drop any one and a layout fits): {}",
+            no.conflicting_shots.join(", ")
+        )?;
+    }
+    Ok(())
+}
