@@ -5,7 +5,8 @@
 //! summed in a table indexed by them, and a three-level bitmap of the entries in use reads
 //! them back in increasing order: no comparison sort. Otherwise they are sorted.
 
-use super::{Key, Piece};
+use super::state::Key;
+use super::state::Piece;
 
 /// The most low bits a table is kept for: 2^18 entries, 3 MiB per worker.
 pub(super) const MAX_TABLE_BITS: u32 = 18;

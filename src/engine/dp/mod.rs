@@ -1,0 +1,302 @@
+//! The transfer-matrix engine: a broken-profile dynamic program over cells.
+//!
+//! Cells are scanned row-major. The state before a cell holds the labels of the last `W`
+//! cells scanned, oldest first, so the oldest is the cell above and the youngest the cell to
+//! the left. A label is free, occupied (by a ship that does not continue down), or "a
+//! vertical ship continues below with `k` cells left". The state also holds the horizontal
+//! ship running into the cell (cells left), if any; under the no-touch rule whether the cell
+//! diagonally up-left is occupied; and how many ships of each type are already used (a ship
+//! is charged when it starts, so ships of different types share labels). At each cell the
+//! ship either continues (forced), a new ship starts (only at a placement the problem allows,
+//! which carries every clue and per-placement observation), or the cell is water. Hits,
+//! misses and rocks are local to the cell.
+//!
+//! A state is packed into a `u64` key, the labels in its most significant bits, oldest
+//! first. Each transition drops the oldest label and appends one, so it shifts the key; the
+//! states of a layer are kept *sorted*, and the states that share their labels but the oldest
+//! (a *group*) have successors that share a prefix. Grouping is a merge of at most eight
+//! sorted runs (one per oldest label), and the successors of a group, summed and put in order
+//! in a small table indexed by their low bits ([`gather`]), follow those of the groups
+//! before it: each layer is built in order, in one sequential sweep, with no hash table.
+//! Counts live in arrays beside the sorted keys.
+//!
+//! One forward pass keeps the count of partial layouts reaching each state; one backward pass
+//! counts completions, and a cell's count is the sum, over transitions that put a ship on it,
+//! of forward times backward. The backward pass replays a trail the forward pass records, so
+//! it needs no keys. Both passes split the groups between the cores at pivots, so each core
+//! writes its own sorted stretch. The DP applies when the state fits in 63 bits: straight
+//! fleets, no row or column counts (those are global), and boards up to about 20 columns for
+//! the classic fleets. [`DpEngine::supports`] says why not.
+//!
+//! The state, its packing into a key and the transition at one cell are in `state.rs`; the
+//! layers and the forward pass, split between the cores, in `forward.rs`; the backward pass
+//! and the per-cell counts in `marginals.rs`; the uniform sampler in `sample.rs`.
+
+mod forward;
+mod gather;
+mod marginals;
+mod sample;
+mod state;
+
+pub use sample::DpSampler;
+
+use crate::problem::Problem;
+use crate::rules::Rules;
+
+use super::{CountError, CountOptions, CountResult};
+use crate::clue::Clue;
+use forward::Keep;
+use state::{ACROSS, DONE, DOWN, Key, Packing, SINGLE};
+
+/// Why the DP cannot take a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DpUnsupported {
+    /// Row or column counts constrain whole lines.
+    #[error("row and column counts are global constraints")]
+    Counts,
+    /// A polyomino ship.
+    #[error("the fleet has a ship that is not straight")]
+    Polyomino,
+    /// A sonar reading constrains a whole ring of cells.
+    #[error("sonar readings constrain rings of cells, not single cells")]
+    Sonar,
+    /// The state does not fit in 63 bits.
+    #[error("the board is too wide for the DP's 63-bit state")]
+    TooWide,
+}
+
+/// The DP for one problem.
+pub struct DpEngine<'p> {
+    problem: &'p Problem,
+    pack: Packing,
+    /// For each type: its length.
+    lens: Vec<usize>,
+    /// Per type, its fleet counter in the key: the counter's mask, the counter's value
+    /// when the fleet has no more of the type, and one.
+    counters: Vec<(Key, Key, Key)>,
+    /// The starts the problem allows, at index `cell * types + type`: [`SINGLE`], [`ACROSS`]
+    /// and [`DOWN`] bits for the placements anchored at the cell.
+    starts: Vec<u8>,
+    /// Per cell, its column.
+    columns: Vec<u16>,
+    water: Vec<bool>,
+    ship: Vec<bool>,
+    no_touch: bool,
+    /// Per column, the bits of the labels of the cells above to the right that a ship
+    /// across starting there could reach and that would block it: those of any occupied
+    /// label under no-touch, else those of labels that continue down.
+    above_right: Vec<Key>,
+    /// The most low key bits a worker sums successors in a table for (see [`Gather`]).
+    table_bits: u32,
+}
+impl<'p> DpEngine<'p> {
+    /// Whether the DP can count `problem`, and why not.
+    pub fn supports(problem: &Problem) -> Result<(), DpUnsupported> {
+        DpEngine::<'_>::new(problem).map(|_| ())
+    }
+
+    /// The DP for `problem`, if it applies.
+    pub fn new(problem: &'p Problem) -> Result<Self, DpUnsupported> {
+        let spec = problem.spec();
+        if spec.rows.iter().chain(&spec.cols).any(Option::is_some) {
+            return Err(DpUnsupported::Counts);
+        }
+        if !problem.any_of().is_empty() {
+            return Err(DpUnsupported::Sonar);
+        }
+        let fleet = problem.fleet();
+        let mut lens = Vec::new();
+        let mut counts = Vec::new();
+        for t in fleet.types() {
+            lens.push(t.shape.straight_len().ok_or(DpUnsupported::Polyomino)?);
+            counts.push(t.count);
+        }
+        // Labels FREE, DONE, then "continues with k cells left" as k + 1.
+        let max_len = lens.iter().copied().max().unwrap_or(1) as u32;
+        let nlabels = max_len + 1;
+        let label_bits = (32 - (nlabels - 1).leading_zeros()).max(1);
+        let d = problem.dims();
+        let mut used_shift = Vec::new();
+        let mut used_bits = Vec::new();
+        let mut at = 0;
+        for &n in &counts {
+            let b = (usize::BITS - n.leading_zeros()).max(1);
+            used_shift.push(at);
+            used_bits.push(b);
+            at += b;
+        }
+        let diag_shift = at;
+        let horiz_shift = diag_shift + 1;
+        let low = horiz_shift + label_bits;
+        if low as usize + d.width * label_bits as usize > 63 {
+            return Err(DpUnsupported::TooWide);
+        }
+        let cells = d.cells();
+        let types = lens.len();
+        let mut starts = vec![0u8; cells * types];
+        for t in 0..types {
+            for p in problem.placements(t) {
+                let a = p.cells[0];
+                starts[a * types + t] |= if p.cells.len() == 1 {
+                    SINGLE
+                } else if p.cells[1] == a + 1 {
+                    ACROSS
+                } else {
+                    DOWN
+                };
+            }
+        }
+        let counters = (0..types)
+            .map(|t| {
+                let mask = ((1 << used_bits[t]) - 1) << used_shift[t];
+                (
+                    mask,
+                    (counts[t] as Key) << used_shift[t],
+                    1 << used_shift[t],
+                )
+            })
+            .collect();
+        let water = (0..cells)
+            .map(|c| matches!(spec.clue(c), Some(Clue::Water | Clue::Blocked)))
+            .collect();
+        let ship = (0..cells)
+            .map(|c| spec.clue(c).is_some_and(Clue::is_ship))
+            .collect();
+        Ok(DpEngine {
+            problem,
+            pack: Packing {
+                label_bits,
+                width: d.width,
+                low,
+                horiz_shift,
+                diag_shift,
+                ages: std::array::from_fn(|b| ((b as u32).saturating_sub(low) / label_bits) as u8),
+            },
+            lens,
+            counters,
+            starts,
+            columns: (0..cells).map(|c| (c % d.width) as u16).collect(),
+            water,
+            ship,
+            no_touch: problem.rules() == Rules::NoTouch,
+            above_right: (0..d.width)
+                .map(|c| {
+                    let no_touch = problem.rules() == Rules::NoTouch;
+                    let label =
+                        ((1 << label_bits) - 1) & if no_touch { !0 } else { !(DONE as Key) };
+                    // The cells j = 1..=n to the right, at ages w - 1 - j.
+                    let n = (max_len as usize).min(d.width - 1 - c);
+                    (1..=n).fold(0, |m, j| {
+                        m | label << (low + (d.width - 1 - j) as u32 * label_bits)
+                    })
+                })
+                .collect(),
+            table_bits: gather::MAX_TABLE_BITS,
+        })
+    }
+
+    /// Prepares exact uniform sampling: the forward and backward passes, keeping every
+    /// layer's keys, completions and trails (about 30 bytes a state; the empty 10x10 board
+    /// has some 1.7e7 states).
+    pub fn sampler(self) -> Result<DpSampler<'p>, CountError> {
+        let opts = CountOptions {
+            per_cell: true,
+            parallel: true,
+            ..CountOptions::default()
+        };
+        // Without a time limit the forward pass cannot stop early.
+        let (mut layers, trails, total) = self
+            .forward(&opts, Keep::Keys)
+            .map_err(|e| e.unwrap_or(CountError::Overflow))?;
+        let (_, completions, links) = self.marginals(&layers, &trails, true)?;
+        for (layer, b) in layers.iter_mut().zip(completions) {
+            for (piece, b) in layer.pieces.iter_mut().zip(b) {
+                piece.counts = b;
+            }
+        }
+        let edges = trails
+            .into_iter()
+            .map(|(_, t)| t.into_iter().map(|t| t.edges).collect())
+            .collect();
+        Ok(DpSampler {
+            dp: self,
+            layers,
+            links,
+            edges,
+            total,
+        })
+    }
+
+    /// Counts layouts, and per-cell counts when `opts.per_cell`, on every core when
+    /// `opts.parallel`. A count limit is ignored: the DP takes time polynomial in the number
+    /// of states, not in the count.
+    pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+        let keep = if opts.per_cell {
+            Keep::Trails
+        } else {
+            Keep::Nothing
+        };
+        let (layers, trails, total) = match self.forward(opts, keep) {
+            Ok(x) => x,
+            Err(None) => {
+                // A partial DP has no meaningful count: say so rather than guess.
+                return Ok(CountResult {
+                    count: 0,
+                    complete: false,
+                    stopped: Some(super::Stop::Time),
+                    per_cell: None,
+                    engine: super::EngineKind::Dp,
+                });
+            }
+            Err(Some(e)) => return Err(e),
+        };
+        let per_cell = if opts.per_cell {
+            let (per_cell, _, _) = self.marginals(&layers, &trails, false)?;
+            if let Some(p) = &opts.progress {
+                let cells = per_cell.len() as u64;
+                p(2 * cells, 2 * cells);
+            }
+            Some(per_cell)
+        } else {
+            None
+        };
+        Ok(CountResult {
+            count: total,
+            complete: true,
+            stopped: None,
+            per_cell,
+            engine: super::EngineKind::Dp,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Dims, Fleet, ProblemSpec};
+
+    /// Summing successors by sorting, as wide states must, gives what the table gives.
+    #[test]
+    fn sorting_successors_agrees_with_the_table() {
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            let spec =
+                ProblemSpec::empty(Dims::new(6, 5), Fleet::straight(&[4, 3, 2, 2, 1]), rules);
+            let problem = spec.build().unwrap();
+            let table = DpEngine::new(&problem).unwrap();
+            let mut sort = DpEngine::new(&problem).unwrap();
+            sort.table_bits = 0;
+            for parallel in [false, true] {
+                let opts = CountOptions {
+                    per_cell: true,
+                    parallel,
+                    ..CountOptions::default()
+                };
+                let (a, b) = (table.count(&opts).unwrap(), sort.count(&opts).unwrap());
+                assert!(a.count > 0);
+                assert_eq!(a.count, b.count);
+                assert_eq!(a.per_cell, b.per_cell);
+            }
+        }
+    }
+}

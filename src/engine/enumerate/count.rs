@@ -1,0 +1,330 @@
+//! Counting with the enumerator: the search to a limit or a deadline, the shortcuts that
+//! count the last one or two ships at once, per-cell counts, and the split of the search
+//! into subtrees counted on every core.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::tables::{State, Tables};
+use crate::bitboard::Bits;
+use crate::engine::{CountError, CountOptions, CountResult, Stop};
+
+/// What one parallel subtree count returns: count, stop reason, overflow, per-cell counts.
+pub(super) type TaskResult = (u128, Option<Stop>, bool, Option<Vec<u128>>);
+
+/// Per-search control: limits, the shared stop flag, and the running total.
+pub(super) struct Ctl<'a> {
+    pub(super) limit: Option<u128>,
+    pub(super) deadline: Option<Instant>,
+    pub(super) stop: &'a AtomicBool,
+    pub(super) reason: Option<Stop>,
+    pub(super) found: u128,
+    pub(super) nodes: u64,
+    pub(super) overflow: bool,
+}
+
+impl Ctl<'_> {
+    #[inline]
+    pub(super) fn should_stop(&mut self) -> bool {
+        // Checked at a search's first node too: parallel subtrees can be short.
+        let check = self.nodes & 0x3ff == 0;
+        self.nodes += 1;
+        if check {
+            if self.stop.load(Ordering::Relaxed) {
+                self.reason.get_or_insert(Stop::Time);
+                return true;
+            }
+            if let Some(d) = self.deadline
+                && Instant::now() >= d
+            {
+                self.stop.store(true, Ordering::Relaxed);
+                self.reason = Some(Stop::Time);
+                return true;
+            }
+        }
+        self.reason.is_some()
+    }
+
+    #[inline]
+    pub(super) fn add(&mut self, n: u128) {
+        match self.found.checked_add(n) {
+            Some(v) => self.found = v,
+            None => {
+                self.overflow = true;
+                self.reason = Some(Stop::Overflow);
+            }
+        }
+        if let Some(l) = self.limit
+            && self.found >= l
+        {
+            self.reason = Some(Stop::Limit);
+        }
+    }
+}
+
+impl<const N: usize> Tables<N> {
+    /// Anchors of the allowed placements of `ty` in orientation `o` with index at least
+    /// `floor` whose cells are all in `free`.
+    #[inline]
+    pub(super) fn free_anchors(&self, ty: usize, o: usize, free: Bits<N>, floor: usize) -> Bits<N> {
+        let t = &self.types[ty];
+        let orient = &t.orients[o];
+        let mut a = orient.anchors;
+        if floor > 0 {
+            let Some(f) = t.plcs.get(floor) else {
+                return Bits::EMPTY;
+            };
+            match (f.orient as usize).cmp(&o) {
+                std::cmp::Ordering::Greater => return Bits::EMPTY,
+                std::cmp::Ordering::Equal => a = a - Bits::first(f.anchor as usize),
+                std::cmp::Ordering::Less => {}
+            }
+        }
+        for &off in &orient.offsets {
+            a &= free.shift_down(off);
+        }
+        a
+    }
+
+    /// The shortcut count of a node's completions, when one applies.
+    pub(super) fn shortcut(&self, st: &State<N>, cells: Option<&mut [u128]>) -> Option<u128> {
+        if self.has_caps
+            || !self.required.is_subset(st.ships)
+            || self.any_of.iter().any(|&s| s.is_disjoint(st.ships))
+        {
+            return None;
+        }
+        // This runs at millions of nodes: no allocation here. A shape has at most 8
+        // orientations, and the shortcuts apply when at most two ships are left.
+        let mut left = [0usize; 2];
+        let mut nleft = 0;
+        for (t, &r) in st.rem.iter().enumerate() {
+            if r > 0 {
+                if nleft == 2 {
+                    return None;
+                }
+                left[nleft] = t;
+                nleft += 1;
+            }
+        }
+        let free = !st.blocked & self.board;
+        if nleft == 1 && st.rem[left[0]] == 1 {
+            let ty = left[0];
+            let mut total = 0u128;
+            let mut per_orient = [Bits::<N>::EMPTY; 8];
+            for (o, slot) in per_orient
+                .iter_mut()
+                .enumerate()
+                .take(self.types[ty].orients.len())
+            {
+                *slot = self.free_anchors(ty, o, free, st.floor[ty]);
+                total += slot.len() as u128;
+            }
+            if let Some(cells) = cells {
+                for c in st.ships.iter() {
+                    cells[c] += total;
+                }
+                for (orient, a) in self.types[ty].orients.iter().zip(per_orient) {
+                    for &off in &orient.offsets {
+                        for c in a.shift_up(off).iter() {
+                            cells[c] += 1;
+                        }
+                    }
+                }
+            }
+            return Some(total);
+        }
+        let pair = self.pair.as_ref()?;
+        if cells.is_some()
+            || nleft != 2
+            || left != [pair.x, pair.y]
+            || st.rem[pair.x] != 1
+            || st.rem[pair.y] != 1
+            || st.floor[pair.y] != 0
+        {
+            return None;
+        }
+        let no = self.types[pair.y].orients.len();
+        let mut ys = [Bits::<N>::EMPTY; 8];
+        for (o, slot) in ys.iter_mut().enumerate().take(no) {
+            *slot = self.free_anchors(pair.y, o, free, 0);
+        }
+        let ys = &ys[..no];
+        let ny: u64 = ys.iter().map(|a| a.len() as u64).sum();
+        let mut total = 0u64;
+        for (qi, q) in self.types[pair.x]
+            .plcs
+            .iter()
+            .enumerate()
+            .skip(st.floor[pair.x])
+        {
+            if !q.mask.is_disjoint(st.blocked) {
+                continue;
+            }
+            let lost: u64 = ys
+                .iter()
+                .zip(&pair.conflicts[qi * no..(qi + 1) * no])
+                .map(|(a, m)| (*a & *m).len() as u64)
+                .sum();
+            total += ny - lost;
+        }
+        Some(total as u128)
+    }
+
+    /// Counts the completions of `st` into `ctl`, adding per-cell counts into `cells`.
+    pub(super) fn count_rec(
+        &self,
+        st: &mut State<N>,
+        ctl: &mut Ctl,
+        mut cells: Option<&mut [u128]>,
+    ) {
+        if ctl.should_stop() {
+            return;
+        }
+        if st.rem.iter().all(|&r| r == 0) {
+            if self.complete(st) {
+                if let Some(cells) = cells {
+                    for c in st.ships.iter() {
+                        cells[c] += 1;
+                    }
+                }
+                ctl.add(1);
+            }
+            return;
+        }
+        if !self.viable(st) {
+            return;
+        }
+        if let Some(n) = self.shortcut(st, cells.as_deref_mut()) {
+            ctl.add(n);
+            return;
+        }
+        let mut cands = Vec::new();
+        self.candidates(st, &mut cands);
+        for c in cands {
+            let saved = (st.ships, st.blocked);
+            let floor = st.floor[c.ty as usize];
+            self.place(st, c);
+            if c.type_step {
+                st.floor[c.ty as usize] = c.idx as usize + 1;
+            }
+            self.count_rec(st, ctl, cells.as_deref_mut());
+            st.floor[c.ty as usize] = floor;
+            self.unplace(st, c, saved);
+            if ctl.reason.is_some() {
+                return;
+            }
+        }
+    }
+
+    /// Splits the root into independent subtrees for the threads.
+    pub(super) fn frontier(&self, want: usize) -> Vec<State<N>> {
+        let mut layer = vec![self.root()];
+        let mut cands = Vec::new();
+        for _ in 0..3 {
+            if layer.len() >= want {
+                break;
+            }
+            let mut next = Vec::new();
+            for st in layer {
+                let leafish = st.rem.iter().all(|&r| r == 0)
+                    || !self.viable(&st)
+                    || (!self.has_caps
+                        && self.required.is_subset(st.ships)
+                        && st.rem.iter().sum::<usize>() <= 2);
+                if leafish {
+                    next.push(st);
+                    continue;
+                }
+                self.candidates(&st, &mut cands);
+                for &c in &cands {
+                    let mut s = st.clone();
+                    self.place(&mut s, c);
+                    if c.type_step {
+                        s.floor[c.ty as usize] = c.idx as usize + 1;
+                    }
+                    next.push(s);
+                }
+            }
+            layer = next;
+        }
+        layer
+    }
+
+    pub(super) fn run_count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+        let start = Instant::now();
+        let deadline = opts.time_limit.map(|t| start + t);
+        let stop = AtomicBool::new(false);
+        let ncells = self.board.len() as usize;
+        let want_cells = opts.per_cell;
+        let new_ctl = |limit| Ctl {
+            limit,
+            deadline,
+            stop: &stop,
+            reason: None,
+            found: 0,
+            nodes: 0,
+            overflow: false,
+        };
+        if opts.limit.is_some() || !opts.parallel {
+            let mut ctl = new_ctl(opts.limit);
+            let mut cells = want_cells.then(|| vec![0u128; ncells]);
+            let mut st = self.root();
+            self.count_rec(&mut st, &mut ctl, cells.as_deref_mut());
+            if ctl.overflow {
+                return Err(CountError::Overflow);
+            }
+            let count = match opts.limit {
+                Some(l) => ctl.found.min(l),
+                None => ctl.found,
+            };
+            return Ok(CountResult {
+                count,
+                complete: ctl.reason.is_none(),
+                stopped: ctl.reason,
+                per_cell: cells,
+                engine: crate::engine::EngineKind::Enum,
+            });
+        }
+        let tasks = self.frontier(256);
+        let done = AtomicU64::new(0);
+        let total = tasks.len() as u64;
+        let results: Vec<TaskResult> = tasks
+            .into_par_iter()
+            .map(|mut st| {
+                let mut ctl = new_ctl(None);
+                let mut cells = want_cells.then(|| vec![0u128; ncells]);
+                self.count_rec(&mut st, &mut ctl, cells.as_deref_mut());
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if let Some(p) = &opts.progress {
+                    p(d, total);
+                }
+                (ctl.found, ctl.reason, ctl.overflow, cells)
+            })
+            .collect();
+        let mut count = 0u128;
+        let mut stopped = None;
+        let mut per_cell = want_cells.then(|| vec![0u128; ncells]);
+        for (n, reason, overflow, cells) in results {
+            if overflow {
+                return Err(CountError::Overflow);
+            }
+            count = count.checked_add(n).ok_or(CountError::Overflow)?;
+            stopped = stopped.or(reason);
+            if let (Some(acc), Some(c)) = (per_cell.as_mut(), cells) {
+                for (a, b) in acc.iter_mut().zip(c) {
+                    *a = a.checked_add(b).ok_or(CountError::Overflow)?;
+                }
+            }
+        }
+        Ok(CountResult {
+            count,
+            complete: stopped.is_none(),
+            stopped,
+            per_cell,
+            engine: crate::engine::EngineKind::Enum,
+        })
+    }
+}

@@ -1,0 +1,89 @@
+//! The bitboard enumerator: depth-first search over ship placements.
+//!
+//! Each ship type's allowed placements (from [`Problem::placements`]) become two bitboards,
+//! the cells it covers and the cells it *blocks* (its cells, plus its halo under the no-touch
+//! rule). A search node holds the covered cells, the blocked cells, the ships left of each type
+//! and the ship cells used in each row and column.
+//!
+//! **Branching, and why each layout is found once.** At each node the search either takes a
+//! *cell step*, when a ship clue is not yet covered: it branches on which placement covers the
+//! clue cell with the fewest candidates (exactly one ship covers it in any layout); or a *type
+//! step*: it places the next ship of the first type with ships left, choosing among
+//! placements whose index is at least a per-type floor, and raises the floor past the choice.
+//! In every layout the next ship of a type step is the one of least index not yet placed, so
+//! the path to a layout is unique and identical ships need no further symmetry breaking.
+//!
+//! **Counting shortcuts.** Without row or column counts and with every clue covered, the
+//! completions of a node depend only on the free cells. When one ship is left, its placements
+//! are counted at once: for each orientation, the anchors whose cells are all free are the
+//! intersection of shifted copies of the free set, and a popcount counts them. When one ship
+//! each of the last two types is left, the pairs are `sum over q of (N(free) - conflicts(q))`,
+//! where the conflicts of a placement `q` with the last type's anchors are a precomputed mask
+//! per orientation, so each `q` costs a few word operations.
+//!
+//! **Cost.** Exact counting is exponential in the worst case; [`Enumerator::count_up_to`]
+//! stops as soon as it has seen `limit` layouts, which is what a uniqueness check needs.
+//!
+//! The placement tables and the search's moves are in `tables.rs`; counting, with the
+//! shortcuts, per-cell counts and the split between cores, in `count.rs`; the lazy list of
+//! solutions and the count-guided sampler in `search.rs`.
+
+mod count;
+mod search;
+mod tables;
+
+pub use search::{DescentSampler, Solutions};
+
+use crate::layout::Layout;
+use crate::problem::Problem;
+use crate::with_words;
+
+use super::{CountError, CountOptions, CountResult};
+use tables::Tables;
+
+/// The enumerator engine for one problem.
+pub struct Enumerator<'p> {
+    problem: &'p Problem,
+}
+
+impl<'p> Enumerator<'p> {
+    /// An enumerator for `problem`. Building the tables is cheap; each call rebuilds them.
+    pub fn new(problem: &'p Problem) -> Self {
+        Enumerator { problem }
+    }
+
+    /// One solution, if there is any.
+    pub fn solve(&self) -> Option<Layout> {
+        self.solutions().next()
+    }
+
+    /// All solutions, lazily, in search order.
+    pub fn solutions(&self) -> Solutions {
+        Solutions::new(self.problem)
+    }
+
+    /// Counts solutions, stopping once `limit` are seen (the result then says so).
+    /// `count_up_to(2)` decides uniqueness.
+    pub fn count_up_to(&self, limit: u128) -> CountResult {
+        self.count(&CountOptions {
+            limit: Some(limit),
+            ..CountOptions::default()
+        })
+        .expect("a limited count cannot overflow")
+    }
+
+    /// Whether there is exactly one solution.
+    pub fn is_unique(&self) -> bool {
+        let r = self.count_up_to(2);
+        r.count == 1 && r.complete
+    }
+
+    /// Counts solutions (and, if asked, per-cell counts) with the given limits. Uses every
+    /// core rayon gives it unless a count limit is set.
+    pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+        with_words!(self.problem.dims().cells(), N => {
+            let t = Tables::<N>::new(self.problem);
+            t.run_count(opts)
+        })
+    }
+}

@@ -1,0 +1,358 @@
+//! The enumerator's tables: each ship type's placements as bitboards (cells covered, cells
+//! blocked, rows and columns touched), the search state, and the moves of the search (which
+//! candidates a node has, placing and lifting a ship, whether a node can still succeed).
+
+use crate::bitboard::Bits;
+use crate::layout::{Layout, Ship};
+use crate::problem::Problem;
+use crate::rules::Rules;
+
+/// A candidate move: ship type, placement index, and whether it is a type step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cand {
+    pub(super) ty: u16,
+    pub(super) idx: u32,
+    pub(super) type_step: bool,
+}
+
+pub(super) struct Plc<const N: usize> {
+    pub(super) mask: Bits<N>,
+    pub(super) block: Bits<N>,
+    /// (line, cells) for each row (`0..h`) and column (`h..h+w`) the placement touches.
+    pub(super) deltas: Vec<(u16, u16)>,
+    pub(super) orient: u8,
+    pub(super) anchor: u32,
+}
+
+pub(super) struct Orient<const N: usize> {
+    /// Offsets of the cells from the anchor (the top-left of the bounding box).
+    pub(super) offsets: Vec<usize>,
+    /// Anchors of the allowed placements in this orientation.
+    pub(super) anchors: Bits<N>,
+}
+
+pub(super) struct TypeT<const N: usize> {
+    pub(super) count: usize,
+    pub(super) size: usize,
+    pub(super) plcs: Vec<Plc<N>>,
+    pub(super) orients: Vec<Orient<N>>,
+}
+
+/// Conflict masks for the last-two-types shortcut: for each placement of type `x` and each
+/// orientation of type `y`, the anchors of `y` that the placement blocks.
+pub(super) struct Pair<const N: usize> {
+    pub(super) x: usize,
+    pub(super) y: usize,
+    /// Indexed `placement * orientations + orientation`.
+    pub(super) conflicts: Vec<Bits<N>>,
+}
+
+pub(super) struct Tables<const N: usize> {
+    pub(super) board: Bits<N>,
+    pub(super) types: Vec<TypeT<N>>,
+    pub(super) water: Bits<N>,
+    pub(super) required: Bits<N>,
+    pub(super) caps: Vec<Option<u16>>,
+    pub(super) line_masks: Vec<Bits<N>>,
+    pub(super) has_caps: bool,
+    /// For each cell, the placements covering it.
+    pub(super) cover: Vec<Vec<(u16, u32)>>,
+    /// Sets of cells of which at least one must hold a ship (sonar rings).
+    pub(super) any_of: Vec<Bits<N>>,
+    pub(super) pair: Option<Pair<N>>,
+}
+
+#[derive(Clone)]
+pub(super) struct State<const N: usize> {
+    pub(super) ships: Bits<N>,
+    pub(super) blocked: Bits<N>,
+    pub(super) used: Vec<u16>,
+    pub(super) rem: Vec<usize>,
+    pub(super) floor: Vec<usize>,
+    pub(super) chosen: Vec<(u16, u32)>,
+}
+
+impl<const N: usize> Tables<N> {
+    pub(super) fn new(problem: &Problem) -> Self {
+        let d = problem.dims();
+        let spec = problem.spec();
+        let board = Bits::<N>::first(d.cells());
+        let mut water = Bits::EMPTY;
+        let mut required = Bits::EMPTY;
+        for c in 0..d.cells() {
+            match spec.clue(c) {
+                Some(crate::Clue::Water | crate::Clue::Blocked) => water.insert(c),
+                Some(k) if k.is_ship() => required.insert(c),
+                _ => {}
+            }
+        }
+        let nlines = d.height + d.width;
+        let mut caps = Vec::with_capacity(nlines);
+        let mut line_masks = Vec::with_capacity(nlines);
+        for r in 0..d.height {
+            caps.push(spec.row_count(r).map(|k| k as u16));
+            line_masks.push(Bits::from_cells((0..d.width).map(|c| d.index(r, c))));
+        }
+        for c in 0..d.width {
+            caps.push(spec.col_count(c).map(|k| k as u16));
+            line_masks.push(Bits::from_cells((0..d.height).map(|r| d.index(r, c))));
+        }
+        let has_caps = caps.iter().any(Option::is_some);
+        let mut cover = vec![Vec::new(); d.cells()];
+        let mut types = Vec::new();
+        for (ty, t) in problem.fleet().types().iter().enumerate() {
+            let shapes = t.shape.orientations();
+            let mut orients: Vec<Orient<N>> = shapes
+                .iter()
+                .map(|o| Orient {
+                    offsets: o.cells().iter().map(|&(r, c)| r * d.width + c).collect(),
+                    anchors: Bits::EMPTY,
+                })
+                .collect();
+            let mut plcs = Vec::new();
+            for (idx, p) in problem.placements(ty).iter().enumerate() {
+                let mask = Bits::from_cells(p.cells.iter().copied());
+                let block = match problem.rules() {
+                    Rules::Touch => mask,
+                    Rules::NoTouch => mask | Bits::from_cells(p.halo.iter().copied()),
+                };
+                let anchor = {
+                    let r0 = p.cells.iter().map(|&c| d.row_col(c).0).min().unwrap_or(0);
+                    let c0 = p.cells.iter().map(|&c| d.row_col(c).1).min().unwrap_or(0);
+                    d.index(r0, c0)
+                };
+                let rel: Vec<usize> = p.cells.iter().map(|&c| c - anchor).collect();
+                let orient = orients
+                    .iter()
+                    .position(|o| {
+                        let mut a = o.offsets.clone();
+                        a.sort_unstable();
+                        a == rel
+                    })
+                    .expect("a placement has one of its type's orientations");
+                orients[orient].anchors.insert(anchor);
+                let mut deltas: Vec<(u16, u16)> = Vec::new();
+                for &c in &p.cells {
+                    let (r, col) = d.row_col(c);
+                    for line in [r, d.height + col] {
+                        match deltas.iter_mut().find(|x| x.0 as usize == line) {
+                            Some(x) => x.1 += 1,
+                            None => deltas.push((line as u16, 1)),
+                        }
+                    }
+                }
+                deltas.retain(|&(l, _)| caps[l as usize].is_some());
+                for &c in &p.cells {
+                    cover[c].push((ty as u16, idx as u32));
+                }
+                plcs.push(Plc {
+                    mask,
+                    block,
+                    deltas,
+                    orient: orient as u8,
+                    anchor: anchor as u32,
+                });
+            }
+            types.push(TypeT {
+                count: t.count,
+                size: t.shape.size(),
+                plcs,
+                orients,
+            });
+        }
+        let mut tables = Tables {
+            board,
+            types,
+            water,
+            required,
+            caps,
+            line_masks,
+            has_caps,
+            cover,
+            any_of: problem
+                .any_of()
+                .iter()
+                .map(|s| Bits::from_cells(s.iter().copied()))
+                .collect(),
+            pair: None,
+        };
+        tables.pair = tables.pair_tables();
+        tables
+    }
+
+    /// Builds the last-two-types tables: they serve nodes where one ship of each of the last
+    /// two types is left.
+    pub(super) fn pair_tables(&self) -> Option<Pair<N>> {
+        let n = self.types.len();
+        if n < 2 || self.has_caps {
+            return None;
+        }
+        let (x, y) = (n - 2, n - 1);
+        let conflicts = self.types[x]
+            .plcs
+            .iter()
+            .flat_map(|q| {
+                self.types[y].orients.iter().map(|o| {
+                    let mut m = Bits::EMPTY;
+                    for &off in &o.offsets {
+                        m |= q.block.shift_down(off);
+                    }
+                    m & o.anchors
+                })
+            })
+            .collect();
+        Some(Pair { x, y, conflicts })
+    }
+
+    pub(super) fn root(&self) -> State<N> {
+        State {
+            ships: Bits::EMPTY,
+            blocked: self.water | !self.board,
+            used: vec![0; self.caps.len()],
+            rem: self.types.iter().map(|t| t.count).collect(),
+            floor: vec![0; self.types.len()],
+            chosen: Vec::new(),
+        }
+    }
+
+    #[inline]
+    pub(super) fn fits(&self, st: &State<N>, p: &Plc<N>) -> bool {
+        p.mask.is_disjoint(st.blocked)
+            && p.deltas.iter().all(|&(l, k)| {
+                let cap = self.caps[l as usize].unwrap_or(u16::MAX);
+                st.used[l as usize] + k <= cap
+            })
+    }
+
+    #[inline]
+    pub(super) fn place(&self, st: &mut State<N>, c: Cand) {
+        let p = &self.types[c.ty as usize].plcs[c.idx as usize];
+        st.ships |= p.mask;
+        st.blocked |= p.block;
+        for &(l, k) in &p.deltas {
+            st.used[l as usize] += k;
+        }
+        st.rem[c.ty as usize] -= 1;
+        st.chosen.push((c.ty, c.idx));
+    }
+
+    /// Undoes [`Tables::place`]; `saved` is the state's covered and blocked cells before.
+    #[inline]
+    pub(super) fn unplace(&self, st: &mut State<N>, c: Cand, saved: (Bits<N>, Bits<N>)) {
+        let p = &self.types[c.ty as usize].plcs[c.idx as usize];
+        st.ships = saved.0;
+        st.blocked = saved.1;
+        for &(l, k) in &p.deltas {
+            st.used[l as usize] -= k;
+        }
+        st.rem[c.ty as usize] += 1;
+        st.chosen.pop();
+    }
+
+    /// Whether the node can still lead to a solution, by cheap necessary conditions.
+    pub(super) fn viable(&self, st: &State<N>) -> bool {
+        let open = self.required - st.ships;
+        if !open.is_disjoint(st.blocked) {
+            return false;
+        }
+        // A ring with no ship yet needs a cell that can still take one.
+        if self
+            .any_of
+            .iter()
+            .any(|&s| s.is_disjoint(st.ships) && s.is_subset(st.blocked))
+        {
+            return false;
+        }
+        if self.has_caps {
+            let avail = !st.blocked & self.board;
+            let rem_cells: usize = st
+                .rem
+                .iter()
+                .zip(&self.types)
+                .map(|(r, t)| r * t.size)
+                .sum();
+            for (l, cap) in self.caps.iter().enumerate() {
+                if let Some(cap) = cap {
+                    let need = (cap - st.used[l]) as u32;
+                    if need as usize > rem_cells || need > (avail & self.line_masks[l]).len() {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether a node with no ship left is a solution.
+    pub(super) fn complete(&self, st: &State<N>) -> bool {
+        self.required.is_subset(st.ships)
+            && self.any_of.iter().all(|&s| !s.is_disjoint(st.ships))
+            && self
+                .caps
+                .iter()
+                .zip(&st.used)
+                .all(|(c, &u)| c.is_none_or(|c| c == u))
+    }
+
+    /// The moves from a node: a cell step on the most constrained open clue, or a type step.
+    pub(super) fn candidates(&self, st: &State<N>, out: &mut Vec<Cand>) {
+        out.clear();
+        let open = self.required - st.ships;
+        if !open.is_empty() {
+            let mut best: Option<Vec<Cand>> = None;
+            for cell in open.iter() {
+                let cands: Vec<Cand> = self.cover[cell]
+                    .iter()
+                    .filter(|&&(ty, idx)| {
+                        let t = ty as usize;
+                        st.rem[t] > 0
+                            && idx as usize >= st.floor[t]
+                            && self.fits(st, &self.types[t].plcs[idx as usize])
+                    })
+                    .map(|&(ty, idx)| Cand {
+                        ty,
+                        idx,
+                        type_step: false,
+                    })
+                    .collect();
+                if best.as_ref().is_none_or(|b| cands.len() < b.len()) {
+                    let done = cands.len() <= 1;
+                    best = Some(cands);
+                    if done {
+                        break;
+                    }
+                }
+            }
+            out.extend(best.unwrap_or_default());
+            return;
+        }
+        let Some(ty) = st.rem.iter().position(|&r| r > 0) else {
+            return;
+        };
+        let t = &self.types[ty];
+        // Leave room for the type's other ships: they take higher indices.
+        let end = t.plcs.len().saturating_sub(st.rem[ty] - 1);
+        for idx in st.floor[ty]..end {
+            if self.fits(st, &t.plcs[idx]) {
+                out.push(Cand {
+                    ty: ty as u16,
+                    idx: idx as u32,
+                    type_step: true,
+                });
+            }
+        }
+    }
+
+    pub(super) fn layout(&self, st: &State<N>, problem: &Problem) -> Layout {
+        Layout {
+            ships: st
+                .chosen
+                .iter()
+                .map(|&(ty, idx)| Ship {
+                    ty: ty as usize,
+                    cells: problem.placements(ty as usize)[idx as usize].cells.clone(),
+                })
+                .collect(),
+        }
+    }
+}
