@@ -10,6 +10,57 @@ use crate::geom::Dims;
 use crate::placement::segment_at;
 use crate::shape::{Segment, Shape};
 
+/// Why a layout does not fit its board and fleet, or why its picture cannot be read.
+/// Rows and columns are 1-based, cells named as on the board (`A1`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LayoutError {
+    /// A ship covers a cell off the board.
+    #[error("a ship lies off the board")]
+    OffBoard,
+    /// A ship's type is not in the fleet.
+    #[error("ship type {0} is not in the fleet")]
+    UnknownType(usize),
+    /// A ship's cells are not a shape (not connected, or empty).
+    #[error("a ship's cells are not a shape: {0}")]
+    NotAShape(String),
+    /// A ship's shape is not its type's.
+    #[error("a ship of type {0} has the wrong shape")]
+    WrongShape(String),
+    /// The picture has the wrong number of rows.
+    #[error("{rows} solution rows for a height of {height}")]
+    Height {
+        /// Rows given.
+        rows: usize,
+        /// Rows on the board.
+        height: usize,
+    },
+    /// A row of the picture has the wrong number of symbols.
+    #[error("solution row {row} has {symbols} symbols for a width of {width}")]
+    Width {
+        /// The row (1-based).
+        row: usize,
+        /// Symbols in it.
+        symbols: usize,
+        /// Columns on the board.
+        width: usize,
+    },
+    /// A symbol that cannot start a ship where it stands.
+    #[error("solution symbol {symbol:?} at {cell} does not start a ship")]
+    BadStart {
+        /// The symbol.
+        symbol: char,
+        /// Its cell.
+        cell: String,
+    },
+    /// A straight ship that runs off the board or does not end with its end symbol.
+    #[error("the ship starting at {0} does not end properly")]
+    Unended(String),
+    /// A ship whose shape no fleet type has.
+    #[error("the ship at {0} has no type in the fleet")]
+    NoType(String),
+}
+
 /// One placed ship.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ship {
@@ -42,18 +93,18 @@ impl Layout {
 
     /// Whether each ship is on the board and matches a fleet type's shape (a structural check:
     /// [`crate::validate`] checks the rest).
-    pub fn fits(&self, dims: Dims, fleet: &Fleet) -> Result<(), String> {
+    pub fn fits(&self, dims: Dims, fleet: &Fleet) -> Result<(), LayoutError> {
         for s in &self.ships {
             if s.cells.iter().any(|&c| c >= dims.cells()) {
-                return Err("a ship lies off the board".into());
+                return Err(LayoutError::OffBoard);
             }
             let Some(t) = fleet.types().get(s.ty) else {
-                return Err(format!("ship type {} is not in the fleet", s.ty));
+                return Err(LayoutError::UnknownType(s.ty));
             };
-            let shape =
-                Shape::new(s.cells.iter().map(|&c| dims.row_col(c))).map_err(|e| e.to_string())?;
+            let shape = Shape::new(s.cells.iter().map(|&c| dims.row_col(c)))
+                .map_err(|e| LayoutError::NotAShape(e.to_string()))?;
             if shape.canonical() != t.shape {
-                return Err(format!("a ship of type {} has the wrong shape", t.name));
+                return Err(LayoutError::WrongShape(t.name.clone()));
             }
         }
         Ok(())
@@ -84,23 +135,22 @@ impl Layout {
     }
 
     /// Reads the grid form. Each row must have `dims.width` symbols (spaces are ignored).
-    pub fn from_rows(rows: &[String], dims: Dims, fleet: &Fleet) -> Result<Layout, String> {
+    pub fn from_rows(rows: &[String], dims: Dims, fleet: &Fleet) -> Result<Layout, LayoutError> {
         if rows.len() != dims.height {
-            return Err(format!(
-                "{} solution rows for a height of {}",
-                rows.len(),
-                dims.height
-            ));
+            return Err(LayoutError::Height {
+                rows: rows.len(),
+                height: dims.height,
+            });
         }
         let mut grid = Vec::with_capacity(dims.cells());
         for (r, row) in rows.iter().enumerate() {
             let syms: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
             if syms.len() != dims.width {
-                return Err(format!(
-                    "solution row {r} has {} symbols for a width of {}",
-                    syms.len(),
-                    dims.width
-                ));
+                return Err(LayoutError::Width {
+                    row: r + 1,
+                    symbols: syms.len(),
+                    width: dims.width,
+                });
             }
             grid.extend(syms);
         }
@@ -111,67 +161,57 @@ impl Layout {
                 continue;
             }
             let ch = grid[start];
-            let cells: Vec<usize> = if ch.is_ascii_alphabetic()
-                && Segment::from_symbol(ch).is_none()
-            {
-                (0..dims.cells()).filter(|&c| grid[c] == ch).collect()
-            } else {
-                let (r, c) = dims.row_col(start);
-                let step = match Segment::from_symbol(ch) {
-                    Some(Segment::Single) => 0,
-                    Some(Segment::Left) => 1,
-                    Some(Segment::Top) => dims.width,
-                    _ => {
-                        return Err(format!(
-                            "solution symbol {ch:?} at row {r}, column {c} does not start a ship"
-                        ));
-                    }
-                };
-                let mut cells = vec![start];
-                if step > 0 {
-                    let end = if step == 1 { '>' } else { 'v' };
-                    let mut at = start;
-                    loop {
-                        let (r2, c2) = dims.row_col(at);
-                        let next = if step == 1 {
-                            dims.checked(r2 as isize, c2 as isize + 1)
-                        } else {
-                            dims.checked(r2 as isize + 1, c2 as isize)
-                        };
-                        let Some(n) = next else {
-                            return Err(format!(
-                                "the ship starting at row {r}, column {c} runs off the board"
-                            ));
-                        };
-                        cells.push(n);
-                        at = n;
-                        match grid[n] {
-                            'm' => continue,
-                            s if s == end => break,
-                            _ => {
-                                return Err(format!(
-                                    "the ship starting at row {r}, column {c} does not end properly"
-                                ));
+            let cells: Vec<usize> =
+                if ch.is_ascii_alphabetic() && Segment::from_symbol(ch).is_none() {
+                    (0..dims.cells()).filter(|&c| grid[c] == ch).collect()
+                } else {
+                    let step = match Segment::from_symbol(ch) {
+                        Some(Segment::Single) => 0,
+                        Some(Segment::Left) => 1,
+                        Some(Segment::Top) => dims.width,
+                        _ => {
+                            return Err(LayoutError::BadStart {
+                                symbol: ch,
+                                cell: dims.cell_name(start),
+                            });
+                        }
+                    };
+                    let mut cells = vec![start];
+                    if step > 0 {
+                        let end = if step == 1 { '>' } else { 'v' };
+                        let mut at = start;
+                        loop {
+                            let (r2, c2) = dims.row_col(at);
+                            let next = if step == 1 {
+                                dims.checked(r2 as isize, c2 as isize + 1)
+                            } else {
+                                dims.checked(r2 as isize + 1, c2 as isize)
+                            };
+                            let Some(n) = next else {
+                                return Err(LayoutError::Unended(dims.cell_name(start)));
+                            };
+                            cells.push(n);
+                            at = n;
+                            match grid[n] {
+                                'm' => continue,
+                                s if s == end => break,
+                                _ => return Err(LayoutError::Unended(dims.cell_name(start))),
                             }
                         }
                     }
-                }
-                cells
-            };
+                    cells
+                };
             for &c in &cells {
                 used[c] = true;
             }
             let shape = Shape::new(cells.iter().map(|&c| dims.row_col(c)))
-                .map_err(|e| e.to_string())?
+                .map_err(|e| LayoutError::NotAShape(e.to_string()))?
                 .canonical();
             let ty = fleet
                 .types()
                 .iter()
                 .position(|t| t.shape == shape)
-                .ok_or_else(|| {
-                    let (r, c) = dims.row_col(cells[0]);
-                    format!("the ship at row {r}, column {c} has no type in the fleet")
-                })?;
+                .ok_or_else(|| LayoutError::NoType(dims.cell_name(cells[0])))?;
             ships.push(Ship { ty, cells });
         }
         Ok(Layout { ships })

@@ -48,7 +48,7 @@ pub use engine::{
 pub use error::Error;
 pub use fleet::{Fleet, ShipType};
 pub use geom::Dims;
-pub use layout::{Layout, Ship};
+pub use layout::{Layout, LayoutError, Ship};
 pub use observe::{Observations, Shot, ShotResult, Sinking};
 pub use placement::Placement;
 pub use problem::{Conflict, Invalid, Problem, ProblemError, ProblemSpec};

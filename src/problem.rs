@@ -104,7 +104,7 @@ pub enum Invalid {
     },
     /// The recorded solution refers to cells off the board or to unknown ship types.
     #[error("the recorded solution does not fit the board and fleet: {0}")]
-    Solution(String),
+    Solution(crate::layout::LayoutError),
     /// The shots are not a possible record.
     #[error("{0}")]
     Shots(#[from] crate::observe::ShotError),

@@ -27,6 +27,45 @@ fn stderr(o: &Output) -> String {
 const RUBIN: &str = "puzzles/10x10/rubin-113.txt";
 
 #[test]
+fn reports_name_the_engine_that_answered() {
+    // The DP cannot solve and `auto` solves with the enumerator: neither is named.
+    for (asked, answered) in [
+        ("auto", "enum"),
+        ("enum", "enum"),
+        ("dp", "enum"),
+        ("sat", "sat"),
+    ] {
+        let o = run(&["solve", "--json", "--engine", asked, RUBIN], None);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["engine"], answered, "--engine {asked}");
+    }
+    let o = run(
+        &[
+            "count", "--json", "--engine", "dp", "--size", "5x5", "--fleet", "3 2",
+        ],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (v["engine"].as_str(), v["count"].as_u64()),
+        (Some("dp"), Some(524))
+    );
+}
+
+#[test]
+fn exit_codes_are_documented_in_help() {
+    let help = stdout(&run(&["--help"], None));
+    for code in [
+        "0 answered",
+        "1 answered",
+        "2 bad input",
+        "3 could not answer",
+    ] {
+        assert!(help.contains(code), "{help}");
+    }
+}
+
+#[test]
 fn solve_prints_the_grid() {
     let o = run(&["solve", RUBIN], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

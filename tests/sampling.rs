@@ -142,3 +142,25 @@ fn the_same_seed_gives_the_same_layouts() {
         assert_ne!(draw(9), draw(10));
     }
 }
+
+#[test]
+fn an_inconsistent_state_is_an_answer_not_a_panic() {
+    // A 3 and a 2 that may not touch need six cells of a row of four: no layout, though each
+    // ship has room on its own, so no obvious conflict says so.
+    let p = problem("size: 4x1\nfleet: 3 2\nrules: no-touch\n");
+    assert!(p.conflicts().is_empty());
+    assert!(matches!(
+        Sampler::new(&p, SamplerKind::Uniform),
+        Err(broadside::sample::SampleError::NoLayout)
+    ));
+    let mut rng = StdRng::seed_from_u64(1);
+    for kind in [SamplerKind::Rejection, SamplerKind::Sequential] {
+        let mut s = Sampler::new(&p, kind).unwrap();
+        assert_eq!(s.sample_within(&mut rng, 1000), None);
+        assert_eq!(broadside::sample::estimate(&mut s, 0, &mut rng).samples, 0);
+    }
+    assert_eq!(
+        judge::judge_sampler(&p, SamplerKind::Rejection, 10, &mut rng).unwrap(),
+        None
+    );
+}

@@ -111,8 +111,13 @@ impl JsonProblem {
         }
     }
 
-    /// The spec; errors name the field at fault.
-    pub fn into_spec(self) -> Result<ProblemSpec, String> {
+    /// The spec; errors name the field at fault (a JSON problem is one value, so they are
+    /// placed at its start).
+    pub fn into_spec(self) -> Result<ProblemSpec, ParseError> {
+        self.spec().map_err(|m| ParseError::new(1, 1, m))
+    }
+
+    fn spec(self) -> Result<ProblemSpec, String> {
         let dims = Dims::new(self.width, self.height)
             .supported()
             .map_err(|e| e.to_string())?;
@@ -209,7 +214,7 @@ fn is_none_sinking(s: &str) -> bool {
 /// Parses one problem in the JSON format.
 pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     let jp: JsonProblem = serde_json::from_str(input).map_err(|e| ParseError::from_json(&e, 0))?;
-    jp.into_spec().map_err(|e| ParseError::new(1, 1, e))
+    jp.into_spec()
 }
 
 /// Prints a problem in the JSON format (pretty).
