@@ -1,9 +1,11 @@
 //! broadside: an exact constraint engine for Battleship.
 //!
 //! It reads a solitaire puzzle (row and column counts, given cells, ships that never touch)
-//! or a board state, and answers exactly: a solution, the number of layouts consistent with
-//! it, and per-cell layout counts. Two engines share one model and must agree: a bitboard
-//! enumerator ([`Enumerator`]) and a SAT encoding solved with varisat ([`SatEngine`]).
+//! or a board state of the two-player game, and answers exactly: a solution, the number of
+//! layouts consistent with it (and so whether it is unique), the number with a ship on each
+//! cell, uniformly random layouts, and puzzles with a unique solution. Three engines share one
+//! model and must agree: a bitboard enumerator ([`Enumerator`]), a SAT encoding solved with
+//! varisat ([`SatEngine`]) and a transfer-matrix DP for game states ([`DpEngine`]).
 //!
 //! ```
 //! use broadside::{Dims, Fleet, ProblemSpec, Rules, Enumerator};
@@ -11,6 +13,29 @@
 //! let problem = spec.build().unwrap();
 //! assert_eq!(Enumerator::new(&problem).count_up_to(u128::MAX).count, 524);
 //! ```
+//!
+//! # Modules, from the ground up
+//!
+//! Each layer uses only the layers below it.
+//!
+//! - The board and the fleet: [`bitboard`] (sets of cells), [`geom`] (dimensions, cells and
+//!   their names such as `A1`), [`shape`] and [`fleet`] (ship shapes and fleets), [`rules`]
+//!   (touch or no-touch), [`choice`] (the error for an unknown option word).
+//! - What is known: [`clue`] (given cells), [`observe`] (the shots of a game),
+//!   [`placement`] (a ship at one spot, with its halo), [`layout`] (a whole fleet placed),
+//!   [`problem`] (a raw [`ProblemSpec`] and the validated [`Problem`] the engines run on).
+//! - Reading and checking: [`mod@format`] (text, JSON, JSON lines, MiniZinc, XCSP3, sample
+//!   files), [`validate`] (an independent check that a layout solves a problem).
+//! - The engines: [`engine`] (the enumerator, SAT and the DP, and [`Engine`] to choose one).
+//! - The jobs built on them: [`heat`] (hit probabilities and heat maps), [`diagnose`] (why
+//!   no layout fits), [`logic`] (the human-style logical solver, one file per rule tier),
+//!   [`sample`] (uniform and biased samplers), [`judge`] (a sampler measured against the exact
+//!   answer), [`generate`] (puzzles with a unique solution).
+//! - The questions, answered as typed reports: [`answer`] (solve, count, probs, best, explain,
+//!   grade; their JSON is `docs/JSON.md`), with [`Error`] ([`error`]) for what cannot be
+//!   answered.
+//!
+//! The `broadside` command line is a thin layer over [`answer`] and the jobs.
 //!
 //! Counting convention: a layout is a set of placements; ships of the same shape are
 //! interchangeable, so each layout is counted once ([`Fleet::labelling_factor`] converts to

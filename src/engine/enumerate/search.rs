@@ -9,7 +9,7 @@ use crate::layout::Layout;
 use crate::problem::Problem;
 use crate::with_words;
 
-/// Lazy iterator over the solutions of a problem; see [`Enumerator::solutions`].
+/// Lazy iterator over the solutions of a problem; see [`Enumerator::solutions`](super::Enumerator::solutions).
 pub struct Solutions {
     inner: Box<dyn Iterator<Item = Layout> + Send>,
 }
