@@ -98,10 +98,23 @@ pub struct Observations {
     pub shots: Vec<Shot>,
 }
 
+/// A shot line that cannot be read: which word, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ShotSyntax {
+    /// The index of the offending word in the line (0 is the cell).
+    pub word: usize,
+    /// What was wrong or expected.
+    pub message: String,
+}
+
 /// Parses one shot line: `CELL miss`, `CELL hit`, `CELL sunk SHIP [CELL ...]`,
 /// `CELL sonar DISTANCE`. `SHIP` is a type's name or, for a straight ship, its length.
-/// Returns the shot or a message and the index of the offending word.
-pub fn parse_shot(dims: Dims, fleet: &Fleet, line: &str) -> Result<Shot, (usize, String)> {
+pub fn parse_shot(dims: Dims, fleet: &Fleet, line: &str) -> Result<Shot, ShotSyntax> {
+    shot_words(dims, fleet, line).map_err(|(word, message)| ShotSyntax { word, message })
+}
+
+fn shot_words(dims: Dims, fleet: &Fleet, line: &str) -> Result<Shot, (usize, String)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let cell = dims
         .parse_cell(words.first().copied().unwrap_or(""))

@@ -8,7 +8,8 @@
 //! "no solution" and "not unique" are answers, not errors, and the command line turns them
 //! into exit code 1.
 //!
-//! [`build`] turns one problem of a file into a [`Problem`], naming it in the error.
+//! [`build`] turns one problem of a file into a [`Problem`], naming it in the error;
+//! [`problems`] reads a whole file (a JSON-lines collection, say) into problems one at a time.
 //!
 //! ```
 //! use broadside::{Dims, Engine, Fleet, ProblemSpec, Rules, answer};
@@ -16,6 +17,16 @@
 //! let p = answer::build(spec).unwrap();
 //! let report = answer::count(&p, Engine::Auto, &Default::default(), false).unwrap();
 //! assert_eq!(serde_json::to_value(&report).unwrap()["count"], 524);
+//!
+//! // Every record of a JSON-lines file, solved and checked against its recorded solution.
+//! let lines = concat!(
+//!     r#"{"id": "a", "height": 4, "width": 4, "rows": [2, 0, 1, 1], "cols": [2, 1, 0, 1], "#,
+//!     r#""fleet": {"1": 2, "2": 1}, "hints": [[0, 0, "L"], [3, 3, "S"]], "#,
+//!     r#""solution": ["<>..", "....", "o...", "...o"]}"#,
+//! );
+//! for p in answer::problems("puzzles.jsonl", lines).unwrap() {
+//!     assert!(answer::solve(&p.unwrap(), Engine::Auto).unwrap().answered());
+//! }
 //! ```
 
 mod count;
@@ -53,6 +64,17 @@ pub fn build(spec: ProblemSpec) -> Result<Problem, Error> {
         Some(n) => Error::from(e).in_problem(n),
         None => Error::from(e),
     })
+}
+
+/// The problems of a file's content (any format [`crate::format::read`] takes; `name` is for
+/// messages and for telling formats apart), each built when the iterator reaches it, so a
+/// long collection is answered as it is read.
+pub fn problems(
+    name: &str,
+    content: &str,
+) -> Result<impl Iterator<Item = Result<Problem, Error>> + use<>, Error> {
+    let specs = crate::format::read(name, content)?;
+    Ok(specs.into_iter().map(build))
 }
 
 /// The answer "no solution", found without search: the problem's obvious conflicts.

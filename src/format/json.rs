@@ -186,7 +186,7 @@ impl JsonProblem {
                 .enumerate()
                 .map(|(i, s)| {
                     crate::observe::parse_shot(dims, &fleet, s)
-                        .map_err(|(_, e)| format!("shots[{i}]: {e}"))
+                        .map_err(|e| format!("shots[{i}]: {e}"))
                 })
                 .collect::<Result<_, _>>()?,
         };

@@ -273,12 +273,12 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     };
     let mut shots = Vec::new();
     for (line, ln, indent) in &shot_lines {
-        let shot = parse_shot(dims, &fleet, line).map_err(|(word, msg)| {
+        let shot = parse_shot(dims, &fleet, line).map_err(|e| {
             // The column of the offending word.
             let col = tokenize(line)
-                .get(word)
+                .get(e.word)
                 .map_or(line.chars().count() + 1, |t| t.0);
-            ParseError::new(*ln, indent + col, msg)
+            ParseError::new(*ln, indent + col, e.message)
         })?;
         shots.push(shot);
     }
