@@ -406,6 +406,18 @@ impl<'p> Sampler<'p> {
     }
 }
 
+/// A rejection-style sampler that gave up: every one of [`MAX_ATTEMPTS`] draws in a row was
+/// rejected. This says nothing about whether a layout exists.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GaveUp {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Layouts drawn before giving up.
+    pub drawn: u64,
+    /// What happened, in words.
+    pub gave_up: String,
+}
+
 /// The estimated chance of a ship on each cell from draws of a sampler, with Wilson 95%
 /// intervals: what `sample --probs` prints.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use broadside::Problem;
 use broadside::answer::{self, label};
 use broadside::diagnose;
-use broadside::format;
+use broadside::format::{self, samples};
 use broadside::judge::{Judge, Judgement, judge_sampler};
 use broadside::sample::{self, MAX_ATTEMPTS, SampleError, Sampler, SamplerKind};
 
@@ -113,7 +113,8 @@ pub fn sample(
             let rows = layout.to_rows(d, p.fleet());
             let w = printer.out();
             if json {
-                writeln!(w, "{}", serde_json::json!({ "layout": rows }))?;
+                let record = samples::Record { layout: rows };
+                writeln!(w, "{}", serde_json::to_string(&record)?)?;
             } else {
                 for row in rows {
                     writeln!(w, "{row}")?;
@@ -138,9 +139,11 @@ pub fn sample(
                 sampler.method(),
             );
             if json {
-                printer.push(
-                    &serde_json::json!({"name": p.spec().meta.name, "drawn": 0, "gave_up": msg}),
-                )?;
+                printer.push(&sample::GaveUp {
+                    name: p.spec().meta.name.clone(),
+                    drawn: 0,
+                    gave_up: msg,
+                })?;
             } else {
                 writeln!(printer.out(), "{msg}")?;
             }

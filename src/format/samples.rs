@@ -4,16 +4,18 @@
 //! them, and grids of rows in the layout picture form ([`Layout::from_rows`]) separated by blank
 //! lines, as `sample` prints them.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::ParseError;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;
 
-#[derive(Deserialize)]
-struct Record {
-    layout: Vec<String>,
+/// One line of the JSON-lines form: a layout as rows of its picture.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The layout picture, one string per row.
+    pub layout: Vec<String>,
 }
 
 /// Every layout in `text`, the content of the file `name`, for a `dims` board and `fleet`.
@@ -60,6 +62,14 @@ mod tests {
         let text = "{\"layout\": [\"<>.\", \"...\"]}\n\n..^\n..v\n";
         let all = read("s.txt", text, d, &fleet).unwrap();
         assert_eq!(all.len(), 2);
+        let record = Record {
+            layout: all[1].to_rows(d, &fleet),
+        };
+        let line = serde_json::to_string(&record).unwrap();
+        assert_eq!(
+            read("s.txt", &line, d, &fleet).unwrap(),
+            vec![all[1].clone()]
+        );
         assert_eq!(all[1].ships[0].cells, vec![2, 5]);
         let e = read("s.txt", "<>.\n..x\n", d, &fleet).unwrap_err();
         assert_eq!((e.file.as_deref(), e.line), (Some("s.txt"), 1));
