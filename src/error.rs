@@ -86,6 +86,7 @@ impl Error {
             | Error::Choice(_)
             | Error::Logic(_)
             | Error::Request(_)
+            | Error::Count(CountError::Declined(_))
             | Error::Generate(GenerateError::Request(_)) => true,
             Error::In { source, .. } => source.is_bad_input(),
             _ => false,

@@ -59,6 +59,32 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
             prop_assert_eq!(naive, e.count, "seed {}", seed);
         }
     }
+    // Under a small limit, the per-cell counts are those of exactly the layouts counted:
+    // every one covers the fleet's cells, and no cell is covered more often than the count.
+    let ship_cells = spec.fleet.cell_count() as u128;
+    for limit in [1, 2, 5] {
+        for engine in [broadside::Engine::Enum, broadside::Engine::Sat] {
+            let r = engine
+                .count(
+                    &problem,
+                    &CountOptions {
+                        limit: Some(limit),
+                        per_cell: true,
+                        ..Default::default()
+                    },
+                )
+                .unwrap();
+            let pc = r.per_cell.as_ref().unwrap();
+            prop_assert!(r.count <= limit);
+            prop_assert_eq!(
+                pc.iter().sum::<u128>(),
+                r.count * ship_cells,
+                "seed {}",
+                seed
+            );
+            prop_assert!(pc.iter().all(|&c| c <= r.count), "seed {}", seed);
+        }
+    }
     let sol = SatEngine::new(&problem)
         .solve()
         .expect("planted instance is satisfiable");

@@ -142,9 +142,70 @@ fn the_dp_declines_what_it_cannot_express() {
         DpEngine::supports(&poly.build().unwrap()),
         Err(broadside::DpUnsupported::Polyomino)
     );
-    // Engine::Dp falls back to the enumerator and says so.
-    let r = Engine::Dp
-        .count(&spec.build().unwrap(), &CountOptions::default())
-        .unwrap();
-    assert_eq!(r.engine, broadside::EngineKind::Enum);
+    // Asked for by name, the DP refuses what it does not take rather than hand it on.
+    let r = Engine::Dp.count(&spec.build().unwrap(), &CountOptions::default());
+    assert!(matches!(
+        r,
+        Err(broadside::CountError::Declined(
+            broadside::DpUnsupported::Counts
+        ))
+    ));
+}
+
+/// Boards one or two cells wide or tall: the DP, the enumerator and brute force agree on the
+/// count and on every cell (the DP once took a ship down a one-wide board for a ship across).
+#[test]
+fn narrow_boards_agree_with_the_enumerator_and_brute_force() {
+    let fleets: [&[usize]; 7] = [&[1], &[2], &[3], &[1, 1], &[2, 2], &[3, 2], &[2, 1, 1]];
+    let opts = CountOptions {
+        per_cell: true,
+        ..Default::default()
+    };
+    let mut checked = 0;
+    for (short, long) in [(1, 1), (1, 3), (1, 5), (1, 7), (2, 4), (2, 6)] {
+        for (w, h) in [(short, long), (long, short)] {
+            for fleet in fleets {
+                for rules in [Rules::Touch, Rules::NoTouch] {
+                    let spec = ProblemSpec::empty(Dims::new(w, h), Fleet::straight(fleet), rules);
+                    let p = spec.clone().build().unwrap();
+                    let d = DpEngine::new(&p).unwrap().count(&opts).unwrap();
+                    let e = Enumerator::new(&p).count(&opts).unwrap();
+                    let what = format!("{w}x{h} {fleet:?} {rules}");
+                    assert_eq!((d.count, &d.per_cell), (e.count, &e.per_cell), "{what}");
+                    if let Some(n) = common::naive_count_if_small(&spec) {
+                        assert_eq!(d.count, n, "{what}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 12 * 7 * 2);
+}
+
+/// A long line of ships has a closed form: with `g` free cells beyond the ships and the gaps
+/// the rule needs, the gaps are a composition counted by C(g + k, k), times the distinct
+/// orders of the ships.
+#[test]
+fn a_line_of_125_cells_matches_its_closed_form() {
+    let fleet = Fleet::straight(&[5, 4, 3, 3, 2]);
+    let choose = |n: u128, k: u128| (0..k).fold(1u128, |a, i| a * (n - i) / (i + 1));
+    let orders = 120 / 2; // 5! over the two identical 3s
+    for (rules, gaps) in [(Rules::Touch, 0), (Rules::NoTouch, 4)] {
+        let want = choose(125 - 17 - gaps + 5, 5) * orders;
+        for dims in [Dims::new(1, 125), Dims::new(125, 1)] {
+            let p = ProblemSpec::empty(dims, fleet.clone(), rules)
+                .build()
+                .unwrap();
+            for engine in [Engine::Dp, Engine::Enum, Engine::Auto] {
+                // A row of 125 cells is too wide for the DP's state; a column is not.
+                if engine == Engine::Dp && dims.width > 1 {
+                    assert!(DpEngine::supports(&p).is_err());
+                    continue;
+                }
+                let got = engine.count(&p, &CountOptions::default()).unwrap();
+                assert_eq!(got.count, want, "{dims} {rules} {engine:?}");
+            }
+        }
+    }
 }

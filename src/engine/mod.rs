@@ -95,6 +95,9 @@ pub enum CountError {
     /// The count exceeds 128 bits.
     #[error("the count exceeds 2^128")]
     Overflow,
+    /// The DP was asked for and does not take the problem.
+    #[error("the dp engine does not take this problem: {0} (choose another engine, or auto)")]
+    Declined(DpUnsupported),
 }
 
 /// The engine to use.
@@ -148,13 +151,30 @@ impl Engine {
     /// `Auto` gives the enumerator a head start (0.5 s for totals, where its counting
     /// shortcuts often win; 30 ms for per-cell counts) and, if it has not finished, hands
     /// over to the DP where the DP applies. A count limit (`--limit 2`) stays with the
-    /// enumerator, which stops as soon as it reaches it. `Dp` falls back to the enumerator
-    /// where the DP does not apply.
+    /// enumerator, which stops as soon as it reaches it. `Dp` refuses a problem it does not
+    /// take ([`CountError::Declined`]); under a count limit it counts everything and reports
+    /// the limit as the enumerator would (a count that reaches the limit is cut to it, with
+    /// no per-cell counts, which would be those of some other set of layouts).
     pub fn count(self, problem: &Problem, opts: &CountOptions) -> Result<CountResult, CountError> {
-        let dp = DpEngine::new(problem).ok();
-        match (self, dp) {
+        let dp = DpEngine::new(problem);
+        if let (Engine::Dp, Err(why)) = (self, &dp) {
+            return Err(CountError::Declined(*why));
+        }
+        match (self, dp.ok()) {
             (Engine::Sat, _) => SatEngine::new(problem).count(opts),
-            (Engine::Dp, Some(dp)) => dp.count(opts),
+            (Engine::Dp, Some(dp)) => {
+                let mut r = dp.count(opts)?;
+                if let Some(limit) = opts.limit
+                    && r.complete
+                    && r.count >= limit
+                {
+                    r.count = limit;
+                    r.complete = false;
+                    r.stopped = Some(Stop::Limit);
+                    r.per_cell = None;
+                }
+                Ok(r)
+            }
             (Engine::Auto, Some(dp)) if opts.limit.is_none() => {
                 let start = Instant::now();
                 let head_start = Duration::from_millis(if opts.per_cell { 30 } else { 500 });

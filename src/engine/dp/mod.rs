@@ -138,9 +138,11 @@ impl<'p> DpEngine<'p> {
         for t in 0..types {
             for p in problem.placements(t) {
                 let a = p.cells[0];
+                // By rows, not by `cells[1] == a + 1`: on a board one cell wide the next cell
+                // down is also the next index.
                 starts[a * types + t] |= if p.cells.len() == 1 {
                     SINGLE
-                } else if p.cells[1] == a + 1 {
+                } else if d.row_col(p.cells[1]).0 == d.row_col(a).0 {
                     ACROSS
                 } else {
                     DOWN

@@ -197,7 +197,11 @@ impl<const N: usize> Tables<N> {
         if !self.viable(st) {
             return;
         }
-        if let Some(n) = self.shortcut(st, cells.as_deref_mut()) {
+        // A shortcut adds its layouts all at once, past a count limit; per-cell counts must
+        // be those of exactly the layouts reported, so under a limit they are found singly.
+        if (ctl.limit.is_none() || cells.is_none())
+            && let Some(n) = self.shortcut(st, cells.as_deref_mut())
+        {
             ctl.add(n);
             return;
         }
