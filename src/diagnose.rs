@@ -21,53 +21,71 @@ pub struct NoLayout {
     pub layouts: u8,
     /// The obvious conflicts ([`Problem::conflicts`]), as sentences.
     pub reasons: Vec<String>,
-    /// A smallest set of shots that cannot all be true, as the record writes them (empty when
-    /// the shots are not what makes the problem inconsistent).
+    /// Shots any one of which, dropped from the record, leaves a record that some layout
+    /// fits, as the record writes them.
+    pub culprits: Vec<String>,
+    /// A smallest set of shots that cannot all be true together (the record cut to these
+    /// shots, in their order, fits no layout, and without any one of them it does); empty
+    /// when the shots are not what makes the problem inconsistent, or no such set was found.
     pub conflicting_shots: Vec<String>,
 }
 
 /// Why `problem` has no layout: its obvious conflicts and the shots at fault, when the shots
-/// are. Call it on a problem known to have no layout; the shot search costs one consistency
-/// check per shot.
+/// are. Call it on a problem known to have no layout; finding the shots costs a few
+/// consistency checks per shot.
 pub fn no_layout(problem: &Problem) -> NoLayout {
     let spec = problem.given();
-    let shots = conflicting_shots(spec)
-        .unwrap_or_default()
-        .iter()
-        .map(|&i| print_shot(spec.dims, &spec.fleet, &spec.observations.shots[i]))
-        .collect();
+    let print = |v: &[usize]| -> Vec<String> {
+        v.iter()
+            .map(|&i| print_shot(spec.dims, &spec.fleet, &spec.observations.shots[i]))
+            .collect()
+    };
     NoLayout {
         name: spec.meta.name.clone(),
         layouts: 0,
         reasons: problem.conflicts().iter().map(|c| c.to_string()).collect(),
-        conflicting_shots: shots,
+        culprits: print(&culprits(spec)),
+        conflicting_shots: print(&conflicting_shots(spec).unwrap_or_default()),
     }
 }
 
-/// A smallest set of shots (indices into `spec.observations.shots`) that no layout fits,
-/// when the shots are what makes `spec` inconsistent: removing any one of them leaves a
-/// record some layout fits (with the rest of the problem as it is). `None` when the problem
-/// without any shot already has no layout, or when it has one with all its shots.
+/// Whether the record cut to the shots `keep` (indices, in order) fits some layout; `None`
+/// when that record is not a possible one (a sunk report whose ship was never hit, say).
+fn fits(spec: &ProblemSpec, keep: &[usize]) -> Option<bool> {
+    let mut s = spec.clone();
+    s.observations.shots = keep
+        .iter()
+        .map(|&i| spec.observations.shots[i].clone())
+        .collect();
+    s.solution = None;
+    let p = s.build().ok()?;
+    Some(p.conflicts().is_empty() && Enumerator::new(&p).count_up_to(1).count > 0)
+}
+
+/// The shots (indices into `spec.observations.shots`) any one of which, dropped from the
+/// record, leaves a record that some layout fits: one consistency check per shot.
+pub fn culprits(spec: &ProblemSpec) -> Vec<usize> {
+    let n = spec.observations.shots.len();
+    (0..n)
+        .filter(|&i| {
+            let rest: Vec<usize> = (0..n).filter(|&j| j != i).collect();
+            fits(spec, &rest) == Some(true)
+        })
+        .collect()
+}
+
+/// A smallest set of shots (indices into `spec.observations.shots`) that cannot all be true:
+/// the record cut to them fits no layout, and cut to them without any one it does (with the
+/// rest of the problem as it is). `None` when the problem without any shot already has no
+/// layout, when it has one with all its shots, or when no such set is found.
 ///
-/// Deletion-based: each shot is dropped in turn and kept out if the rest is still
-/// inconsistent, so it costs one consistency check per shot.
+/// Deletion-based: each shot is dropped in turn and kept out if the rest is still a possible
+/// record that fits no layout; so the set shrinks through possible records only (dropping a
+/// hit can make a later sunk report impossible, which says nothing about the other shots).
+/// The set found is checked before it is returned. It costs a consistency check per shot.
 pub fn conflicting_shots(spec: &ProblemSpec) -> Option<Vec<usize>> {
-    let consistent = |keep: &[usize]| -> bool {
-        let mut s = spec.clone();
-        s.observations.shots = keep
-            .iter()
-            .map(|&i| spec.observations.shots[i].clone())
-            .collect();
-        s.solution = None;
-        match s.build() {
-            Ok(p) => p.conflicts().is_empty() && Enumerator::new(&p).count_up_to(1).count > 0,
-            // A record that is malformed on its own (a sunk report without its ship) fits no
-            // layout either.
-            Err(_) => false,
-        }
-    };
     let all: Vec<usize> = (0..spec.observations.shots.len()).collect();
-    if all.is_empty() || consistent(&all) || !consistent(&[]) {
+    if all.is_empty() || fits(spec, &all) != Some(false) || fits(spec, &[]) != Some(true) {
         return None;
     }
     let mut keep = all;
@@ -75,11 +93,16 @@ pub fn conflicting_shots(spec: &ProblemSpec) -> Option<Vec<usize>> {
     while i < keep.len() {
         let mut without = keep.clone();
         without.remove(i);
-        if consistent(&without) {
-            i += 1;
-        } else {
+        if fits(spec, &without) == Some(false) {
             keep = without;
+        } else {
+            i += 1;
         }
     }
-    Some(keep)
+    let each_needed = (0..keep.len()).all(|i| {
+        let mut without = keep.clone();
+        without.remove(i);
+        fits(spec, &without) == Some(true)
+    });
+    each_needed.then_some(keep)
 }

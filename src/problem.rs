@@ -188,14 +188,21 @@ pub enum Conflict {
         crate::geom::name_at(*.2, *.3)
     )]
     DiagonalClues(usize, usize, usize, usize),
-    /// A sonar reading says a cell within its distance is water, but the cell is a hit.
-    #[error("the sonar reading at {sonar} rules out a ship at {cell}, which is a hit")]
+    /// A sonar reading says a cell within its distance is water, but another observation puts
+    /// a ship there.
+    #[error(
+        "the sonar reading at {sonar} rules out a ship at {cell}, where another observation puts one"
+    )]
     SonarHit {
         /// The sonar cell's name.
         sonar: String,
         /// The hit cell's name.
         cell: String,
     },
+    /// Two observations disagree about a cell: one makes it water, the other a ship (a miss
+    /// inside a ship revealed sunk, say).
+    #[error("the shots disagree about {0}: one makes it water, another a ship")]
+    ShotsDisagree(String),
     /// A sonar reading whose ring of cells at its distance can hold no ship.
     #[error("no ship can lie at distance {distance} from the sonar reading at {sonar}")]
     SonarRing {
@@ -344,31 +351,36 @@ fn merge_shot_clues(
     if spec.clues.is_empty() {
         spec.clues = vec![None; d.cells()];
     }
+    let grid = spec.clues.clone();
     let shots = &spec.observations.shots;
+    let dist = |a: usize, b: usize| {
+        let (p, q) = (d.row_col(a), d.row_col(b));
+        p.0.abs_diff(q.0) + p.1.abs_diff(q.1)
+    };
     for &(cell, clue) in &facts.clues {
-        let shot_here = shots.iter().any(|s| s.cell == cell);
         match (spec.clues[cell], clue) {
             (None, _) => spec.clues[cell] = Some(clue),
             (Some(Clue::Water | Clue::Blocked), Clue::Water) => {}
             (Some(old), Clue::Ship) if old.is_ship() => {}
-            (Some(old), Clue::Water) if old.is_ship() && !shot_here => {
-                let dist = |a: usize, b: usize| {
-                    let (p, q) = (d.row_col(a), d.row_col(b));
-                    p.0.abs_diff(q.0) + p.1.abs_diff(q.1)
-                };
-                let sonar = shots
-                    .iter()
-                    .find(|s| matches!(s.result, ShotResult::Sonar { distance } if dist(s.cell, cell) < distance))
-                    .map_or(cell, |s| s.cell);
-                conflicts.push(Conflict::SonarHit {
-                    sonar: d.cell_name(sonar),
-                    cell: d.cell_name(cell),
-                });
-            }
             _ => {
-                return Err(ProblemError(vec![Invalid::Shots(ShotError::ClueConflict(
-                    d.cell_name(cell),
-                ))]));
+                // A shot that contradicts the grid at its own cell is bad input; anything else
+                // is a record that no layout fits, which is an answer, with the reason.
+                let shot_here = shots.iter().any(|s| s.cell == cell);
+                if shot_here && grid[cell].is_some() {
+                    return Err(ProblemError(vec![Invalid::Shots(ShotError::ClueConflict(
+                        d.cell_name(cell),
+                    ))]));
+                }
+                let sonar = shots.iter().find(|s| {
+                    matches!(s.result, ShotResult::Sonar { distance } if dist(s.cell, cell) < distance)
+                });
+                conflicts.push(match sonar {
+                    Some(s) => Conflict::SonarHit {
+                        sonar: d.cell_name(s.cell),
+                        cell: d.cell_name(cell),
+                    },
+                    None => Conflict::ShotsDisagree(d.cell_name(cell)),
+                });
             }
         }
     }

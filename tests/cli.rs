@@ -355,13 +355,33 @@ fn conflicting_shots_are_named() {
     let o = run(&["probs", "-"], Some(record));
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stdout(&o).contains("these shots cannot all be true (drop any one and a layout fits): B2 hit, B1 miss, A2 miss, C2 miss, B3 miss"),
+        stdout(&o).contains("drop any one of these shots and a layout fits the rest: B2 hit\n"),
         "{}",
         stdout(&o)
     );
     let o = run(&["best", "--json", "-"], Some(record));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["conflicting_shots"].as_array().unwrap().len(), 5);
+    // B2 is boxed in by misses, too small a place for either ship: dropping B2 alone fixes
+    // the record (dropping C3 does not), and B2 with its four misses cannot all be true.
+    assert_eq!(v["culprits"], serde_json::json!(["B2 hit"]));
+    // The hits before a sunk report are not to blame when the record without them is no
+    // record at all: here only the hit after both sinkings is (it once named A3 sunk 3).
+    let sunk = "size: 5x5\nfleet: 3 2\nrules: touch\nsinking: announced\nshots:\nA1 hit\nA2 hit\nA3 sunk 3\nB1 hit\nB2 sunk 2\nC3 hit\n";
+    let o = run(&["probs", "--json", "-"], Some(sunk));
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["culprits"], serde_json::json!(["C3 hit"]));
+    // A sonar disc over a hit is a record no layout fits: an answer (exit 1), not bad input.
+    let sonar = "size: 5x5\nfleet: 3 2\nrules: touch\nshots:\nC3 sonar 2\nC4 hit\n";
+    let o = run(&["probs", "-"], Some(sonar));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o)
+            .contains("drop any one of these shots and a layout fits the rest: C3 sonar 2, C4 hit"),
+        "{}",
+        stdout(&o)
+    );
     // A record that is impossible as input: exit 2.
     let o = run(
         &["probs", "-"],

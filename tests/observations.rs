@@ -5,7 +5,9 @@
 mod common;
 
 use broadside::format::text;
-use broadside::{CountOptions, DpEngine, DpUnsupported, Engine, Enumerator, SatEngine, validate};
+use broadside::{
+    CountOptions, DpEngine, DpUnsupported, Engine, Enumerator, ProblemSpec, SatEngine, validate,
+};
 use proptest::prelude::*;
 
 fn counts(src: &str) -> Vec<u128> {
@@ -224,4 +226,74 @@ fn fixed_records_agree() {
     for seed in 0..200 {
         check_record(seed, seed % 2 == 0).unwrap();
     }
+}
+
+/// The record of `spec` cut to the shots `keep`, counted by brute force (which reads shots
+/// only through the independent validator); `None` when that record is not a possible one or
+/// too large to count so.
+fn naive_fits(spec: &ProblemSpec, keep: &[usize]) -> Option<bool> {
+    let mut s = spec.clone();
+    s.observations.shots = keep
+        .iter()
+        .map(|&i| spec.observations.shots[i].clone())
+        .collect();
+    s.clone().build().ok()?;
+    common::naive_count_if_small(&s).map(|n| n > 0)
+}
+
+/// Random records made inconsistent by one wrong result: what `diagnose` blames is checked
+/// by brute force. Each culprit, dropped from the record, leaves a record some layout fits;
+/// the conflicting set, alone, fits none, and without any one of its shots it does.
+fn check_diagnosis(seed: u64) -> Result<bool, TestCaseError> {
+    use broadside::{ShotResult, diagnose};
+    let Some((mut spec, _)) = common::planted_record(seed, seed.is_multiple_of(2)) else {
+        return Ok(false);
+    };
+    let shots = &mut spec.observations.shots;
+    if shots.is_empty() {
+        return Ok(false);
+    }
+    let i = (seed as usize / 7) % shots.len();
+    shots[i].result = match shots[i].result {
+        ShotResult::Miss | ShotResult::Sonar { .. } => ShotResult::Hit,
+        _ => ShotResult::Miss,
+    };
+    let all: Vec<usize> = (0..spec.observations.shots.len()).collect();
+    if naive_fits(&spec, &all) != Some(false) {
+        return Ok(false);
+    }
+    for c in diagnose::culprits(&spec) {
+        let rest: Vec<usize> = all.iter().copied().filter(|&j| j != c).collect();
+        prop_assert_eq!(
+            naive_fits(&spec, &rest),
+            Some(true),
+            "seed {} culprit {}",
+            seed,
+            c
+        );
+    }
+    if let Some(set) = diagnose::conflicting_shots(&spec) {
+        prop_assert_eq!(naive_fits(&spec, &set), Some(false), "seed {}", seed);
+        for k in 0..set.len() {
+            let mut less = set.clone();
+            less.remove(k);
+            prop_assert_eq!(
+                naive_fits(&spec, &less),
+                Some(true),
+                "seed {} {:?}",
+                seed,
+                set
+            );
+        }
+    }
+    Ok(true)
+}
+
+#[test]
+fn diagnoses_of_inconsistent_records_are_true() {
+    let mut checked = 0;
+    for seed in 0..600 {
+        checked += check_diagnosis(seed).unwrap() as usize;
+    }
+    assert!(checked >= 40, "only {checked} inconsistent records checked");
 }
