@@ -647,3 +647,153 @@ fn generate_honours_the_clue_kinds() {
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn exit_codes_do_not_depend_on_the_engine() {
+    // A game state has many layouts; its recorded hidden layout need only be consistent, so
+    // every engine answers 0, whichever layout it finds.
+    for engine in ["auto", "enum", "sat", "dp"] {
+        let o = run(
+            &["solve", "--engine", engine, "puzzles/game/kancko-5x5.txt"],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "--engine {engine}");
+    }
+    // A puzzle's recorded solution claims to be the only one: with three solutions, solve
+    // and count both answer 1, whichever solution is found first.
+    let record = "{\"id\": \"c\", \"height\": 4, \"width\": 4, \"rows\": [2, 0, 1, 1], \"cols\": [2, 1, 0, 1], \"fleet\": {\"1\": 2, \"2\": 1}, \"hints\": [], \"solution\": [\"<>..\", \"....\", \"o...\", \"...o\"]}\n";
+    for args in [
+        &["count", "-"][..],
+        &["solve", "-"],
+        &["solve", "--engine", "sat", "-"],
+    ] {
+        let o = run(args, Some(record));
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            (stdout(&o) + &stderr(&o)).contains("more than one solution"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_full_disk_is_an_error_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    };
+    let game = "puzzles/game/kancko-5x5.txt";
+    let commands: [&[&str]; 13] = [
+        &["solve", RUBIN],
+        &["solve", "--explain", RUBIN],
+        &["grade", RUBIN],
+        &["count", "--json", RUBIN],
+        &["probs", game],
+        &["best", game],
+        &["sample", "-n", "5", game],
+        &["sample", "-n", "500", "--probs", game],
+        &["validate", "-n", "500", game],
+        &["generate", "--size", "6x6"],
+        &["convert", RUBIN],
+        &["convert", "--to", "json", RUBIN],
+        &["count", "--cells", "--size", "5x5", "--fleet", "3 2"],
+    ];
+    for args in commands {
+        let o = Command::new(env!("CARGO_BIN_EXE_broadside"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(full.try_clone().unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(3), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("No space left"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_map_with_no_per_cell_count_is_no_map() {
+    // The DP counts every layout at the last cell: cut short, it has no per-cell count, and
+    // says so (exit 1) rather than print an empty map or an empty picture.
+    let svg = std::env::temp_dir().join(format!("broadside-nomap-{}.svg", std::process::id()));
+    let state = "puzzles/game/sakuta-iida-10x10-opening.txt";
+    let o = run(
+        &[
+            "probs",
+            "--engine",
+            "dp",
+            "--time-limit",
+            "0.001",
+            "--svg",
+            svg.to_str().unwrap(),
+            state,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("no heat map: the time limit ran out"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!svg.exists());
+    let o = run(
+        &[
+            "best",
+            "--json",
+            "--engine",
+            "dp",
+            "--time-limit",
+            "0.001",
+            state,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["complete"], false);
+    // auto keeps the enumerator's partial counts when the DP it hands over to is cut short.
+    let o = run(&["probs", "--json", "--time-limit", "0.05", state], None);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    if v["complete"] == false {
+        assert!(v["layouts"].as_u64().unwrap() > 0, "{v}");
+        assert_eq!(v["counts"].as_array().unwrap().len(), 10);
+    }
+}
+
+#[test]
+fn huge_time_limits_are_no_limit() {
+    for cmd in [&["count"][..], &["probs"], &["best"]] {
+        let args = [
+            cmd,
+            &["--time-limit", "1e20", "--size", "5x5", "--fleet", "3 2"],
+        ]
+        .concat();
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    }
+    let o = run(
+        &["generate", "--size", "6x6", "--time-limit", "1.8e19"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for bad in ["0", "nan", "-0.5"] {
+        let o = run(
+            &[
+                "count",
+                "--size",
+                "5x5",
+                "--fleet",
+                "3 2",
+                "--time-limit",
+                bad,
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(2), "--time-limit {bad}");
+    }
+}

@@ -9,7 +9,7 @@ use super::{NoSolution, rows};
 use crate::engine::{CountError, CountOptions, Engine, EngineKind, Stop};
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::validate::{self, RecordedMismatch};
+use crate::validate::RecordedMismatch;
 
 /// What [`count`] found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -119,13 +119,7 @@ pub fn count(
         )),
         None => None,
     };
-    let mismatch = if r.complete && r.count == 1 {
-        engine
-            .solve(problem)
-            .and_then(|layout| validate::check_recorded(problem.spec(), &layout).err())
-    } else {
-        None
-    };
+    let mismatch = super::recorded_mismatch(problem);
     let spec = problem.spec();
     Ok(CountReport::Counted(Counted {
         name: spec.meta.name.clone(),

@@ -38,15 +38,17 @@ pub use count::{CountReport, Counted, count};
 pub use logic::{
     ExplainReport, Explained, GradeReport, GradeTally, Graded, StepReport, explain, grade,
 };
-pub use probs::{Best, BestCell, BestReport, HeatReport, ProbsReport, best, probs};
+pub use probs::{Best, BestCell, BestReport, HeatReport, NoMap, ProbsReport, best, probs};
 pub use solve::{SolveReport, Solved, solve};
 
 pub use crate::diagnose::NoLayout;
 
 use serde::Serialize;
 
+use crate::engine::Enumerator;
 use crate::error::Error;
 use crate::problem::{Problem, ProblemSpec};
+use crate::validate::{self, RecordedMismatch};
 
 /// A problem's label in messages: its name, or its size, fleet and rules.
 pub fn label(p: &Problem) -> String {
@@ -75,6 +77,22 @@ pub fn problems(
 ) -> Result<impl Iterator<Item = Result<Problem, Error>> + use<>, Error> {
     let specs = crate::format::read(name, content)?;
     Ok(specs.into_iter().map(build))
+}
+
+/// How the solution recorded with `problem` disagrees with it, if it does: it must solve the
+/// problem, and for a puzzle (a problem with row or column counts, whose recorded solution
+/// claims to be the answer) it must be the only solution. A game state's recorded layout (the
+/// hidden fleet) need only be consistent with the shots. The same whatever engine answers
+/// the question: uniqueness is decided by counting to two with the enumerator.
+pub fn recorded_mismatch(problem: &Problem) -> Option<RecordedMismatch> {
+    let spec = problem.spec();
+    spec.solution.as_ref()?;
+    if let Err(e) = validate::check_recorded(problem.given()) {
+        return Some(e);
+    }
+    let puzzle = !spec.rows.is_empty() || !spec.cols.is_empty();
+    (puzzle && Enumerator::new(problem).count_up_to(2).count > 1)
+        .then_some(RecordedMismatch::NotUnique)
 }
 
 /// The answer "no solution", found without search: the problem's obvious conflicts.

@@ -17,6 +17,20 @@ pub enum ProbsReport {
     Map(HeatReport),
     /// No layout fits, and what can be said of why.
     NoLayout(NoLayout),
+    /// The time limit ran out before any per-cell count.
+    NoMap(NoMap),
+}
+
+/// No map: the count was cut short before it had any per-cell count (the DP counts every
+/// layout at its last cell).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NoMap {
+    /// The problem's name, when it has one.
+    pub name: Option<String>,
+    /// Always false.
+    pub complete: bool,
+    /// What happened, in words.
+    pub reason: String,
 }
 
 /// A heat map: exact per-cell layout counts and the probabilities they give.
@@ -48,6 +62,8 @@ pub enum BestReport {
     Best(Best),
     /// No layout fits, and what can be said of why.
     NoLayout(NoLayout),
+    /// The time limit ran out before any per-cell count.
+    NoMap(NoMap),
 }
 
 /// The open cells most likely to hold a ship.
@@ -106,6 +122,16 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
     if map.layouts == 0 && map.complete {
         return Ok(ProbsReport::NoLayout(no_layout(problem)));
     }
+    if map.per_cell.is_empty() {
+        return Ok(ProbsReport::NoMap(NoMap {
+            name: problem.spec().meta.name.clone(),
+            complete: false,
+            reason: format!(
+                "the time limit ran out before the {} engine had any per-cell count",
+                map.engine.map_or("chosen".to_string(), |e| e.to_string())
+            ),
+        }));
+    }
     let width = problem.dims().width;
     Ok(ProbsReport::Map(HeatReport {
         name: problem.spec().meta.name.clone(),
@@ -123,6 +149,7 @@ pub fn best(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<Be
     let h = match probs(problem, engine, opts)? {
         ProbsReport::Map(h) => h,
         ProbsReport::NoLayout(no) => return Ok(BestReport::NoLayout(no)),
+        ProbsReport::NoMap(no) => return Ok(BestReport::NoMap(no)),
     };
     let (cells, probability) = h.map.best();
     let d = problem.dims();

@@ -30,7 +30,8 @@ pub struct Solved {
     pub solved: bool,
     /// The solution in the layout picture form, one string per row.
     pub solution: Vec<String>,
-    /// Whether it equals the solution recorded with the problem (`None`: none recorded).
+    /// Whether it equals the solution recorded with the problem (`None`: none recorded). A game
+    /// state has many layouts, and the one found need not be the recorded one.
     pub matches_recorded: Option<bool>,
     /// The engine that solved.
     pub engine: EngineKind,
@@ -73,15 +74,15 @@ pub fn solve(problem: &Problem, engine: Engine) -> Result<SolveReport, Error> {
             e.join("; ")
         )));
     }
-    let mismatch = validate::check_recorded(problem.spec(), &layout).err();
+    let recorded = problem.spec().solution.as_ref();
     Ok(SolveReport::Solved(Solved {
         name: problem.spec().meta.name.clone(),
         solved: true,
         solution: layout.to_rows(problem.dims(), problem.fleet()),
-        matches_recorded: problem.spec().solution.as_ref().map(|_| mismatch.is_none()),
+        matches_recorded: recorded.map(|r| *r == layout),
+        mismatch: super::recorded_mismatch(problem),
         engine: engine.solver(),
         seconds,
         layout,
-        mismatch,
     }))
 }

@@ -102,12 +102,13 @@ impl TimeLimit {
     }
 }
 
-/// A positive number of seconds as a duration.
+/// A positive number of seconds as a duration; one too long for a duration (past about
+/// 5.8e11 years) is as good as no limit.
 pub fn seconds(t: f64) -> Result<Duration> {
-    match Duration::try_from_secs_f64(t) {
-        Ok(d) if t > 0.0 => Ok(d),
-        _ => Err(usage("--time-limit must be a positive number of seconds")),
+    if t.is_nan() || t <= 0.0 {
+        return Err(usage("--time-limit must be a positive number of seconds"));
     }
+    Ok(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX))
 }
 
 /// When to colour the terminal heat map.

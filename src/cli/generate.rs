@@ -14,6 +14,7 @@ use broadside::logic::Grade;
 use broadside::{Dims, Fleet};
 
 use super::args::{Input, To, seconds};
+use super::report::Printer;
 use super::usage;
 
 /// The options of `generate`.
@@ -68,12 +69,14 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
     }
     let (size, seed, count) = (args.size, args.seed, args.count);
     let mut rng = StdRng::seed_from_u64(seed);
+    let mut printer = Printer::new(false);
     for i in 0..count {
         let t = Instant::now();
         let mut spec = match generate::generate(&opts, &mut rng) {
             Ok(s) => s,
             Err(e @ GenerateError::Request(_)) => return Err(broadside::Error::from(e).into()),
             Err(e) => {
+                printer.finish()?;
                 eprintln!("broadside: puzzle {} of {count}: {e}", i + 1);
                 return Ok(false);
             }
@@ -96,26 +99,37 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
                 );
             }
             None => {
+                let w = printer.out();
                 if i > 0 {
-                    println!("---");
+                    writeln!(w, "---")?;
                 }
-                print!("{text}");
+                write!(w, "{text}")?;
+                // Each puzzle reaches the reader as soon as it is made.
+                w.flush()?;
             }
         }
     }
+    printer.finish()?;
     Ok(true)
 }
 
 pub fn convert(input: &Input, to: To) -> Result<bool> {
     let specs = input.problems()?;
+    let mut printer = Printer::new(false);
+    let w = printer.out();
     for (i, spec) in specs.iter().enumerate() {
         if i > 0 && matches!(to, To::Text) {
-            println!("---");
+            writeln!(w, "---")?;
         }
         match to {
-            To::Text => print!("{}", format::text::print(spec)),
-            To::Json => println!("{}", serde_json::to_string(&JsonProblem::from_spec(spec))?),
+            To::Text => write!(w, "{}", format::text::print(spec))?,
+            To::Json => writeln!(
+                w,
+                "{}",
+                serde_json::to_string(&JsonProblem::from_spec(spec))?
+            )?,
         }
     }
+    printer.finish()?;
     Ok(true)
 }

@@ -147,8 +147,10 @@ pub fn grade(input: &Input, json: bool) -> Result<bool> {
         let tiers: Vec<String> = (1..=4u8)
             .map(|t| format!("{} need tier {t}", tally.needing_tier(t)))
             .collect();
-        println!("{} graded: {}", tally.graded(), parts.join(", "));
-        println!("solved by the rules: {}", tiers.join(", "));
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{} graded: {}", tally.graded(), parts.join(", "))?;
+        writeln!(out, "solved by the rules: {}", tiers.join(", "))?;
+        out.flush()?;
     }
     Ok(ok)
 }

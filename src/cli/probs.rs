@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use broadside::CountOptions;
-use broadside::answer::{self, BestReport, ProbsReport, label};
+use broadside::answer::{self, BestReport, NoMap, ProbsReport, label};
+use broadside::{CountOptions, Problem};
 
 use super::args::{ColorChoice, Input, Output, TimeLimit};
 use super::report::{answer_each, no_layout};
@@ -15,6 +15,11 @@ use super::usage;
 /// The warning a partial map carries.
 const PARTIAL: &str = "partial: the time limit ran out, so the counts are lower bounds and the \
                        probabilities are not exact";
+
+fn no_map(w: &mut dyn Write, p: &Problem, no: &NoMap) -> Result<()> {
+    writeln!(w, "{}: no heat map: {}", label(p), no.reason)?;
+    Ok(())
+}
 
 fn options(limit: &TimeLimit) -> Result<CountOptions> {
     Ok(CountOptions {
@@ -59,6 +64,7 @@ pub fn probs(
         |w: &mut dyn Write, p, r: &ProbsReport| {
             let h = match r {
                 ProbsReport::NoLayout(no) => return no_layout(w, p, no),
+                ProbsReport::NoMap(no) => return no_map(w, p, no),
                 ProbsReport::Map(h) => h,
             };
             writeln!(
@@ -87,6 +93,7 @@ pub fn best(input: &Input, out: &Output, limit: &TimeLimit) -> Result<bool> {
         |w: &mut dyn Write, p, r: &BestReport| {
             let b = match r {
                 BestReport::NoLayout(no) => return no_layout(w, p, no),
+                BestReport::NoMap(no) => return no_map(w, p, no),
                 BestReport::Best(b) => b,
             };
             if !b.complete {

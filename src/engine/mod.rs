@@ -191,13 +191,16 @@ impl Engine {
                 if left.is_some_and(|l| l.is_zero()) {
                     return Ok(first);
                 }
-                dp.count(&CountOptions {
+                let r = dp.count(&CountOptions {
                     per_cell: opts.per_cell,
                     parallel: opts.parallel,
                     time_limit: left,
                     limit: None,
                     progress: None,
-                })
+                })?;
+                // The DP's layouts are complete only at the last cell: cut short, it has
+                // counted nothing, while the enumerator's partial count holds lower bounds.
+                Ok(if r.complete { r } else { first })
             }
             _ => Enumerator::new(problem).count(opts),
         }

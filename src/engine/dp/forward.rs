@@ -244,7 +244,10 @@ impl DpEngine<'_> {
         let mut spare_counts: Vec<Vec<u64>> = Vec::new();
         let bits = self.pack.low + self.pack.label_bits;
         let mut gathers: Vec<Gather> = Vec::new();
-        let deadline = opts.time_limit.map(|t| std::time::Instant::now() + t);
+        // A limit too far off to be an instant is no limit.
+        let deadline = opts
+            .time_limit
+            .and_then(|t| std::time::Instant::now().checked_add(t));
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Err(None);

@@ -259,7 +259,8 @@ impl<const N: usize> Tables<N> {
 
     pub(super) fn run_count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
         let start = Instant::now();
-        let deadline = opts.time_limit.map(|t| start + t);
+        // A limit too far off to be an instant is no limit.
+        let deadline = opts.time_limit.and_then(|t| start.checked_add(t));
         let stop = AtomicBool::new(false);
         let ncells = self.board.len() as usize;
         let want_cells = opts.per_cell;
