@@ -797,3 +797,21 @@ fn huge_time_limits_are_no_limit() {
         assert_eq!(o.status.code(), Some(2), "--time-limit {bad}");
     }
 }
+
+#[test]
+fn counts_past_64_bits_print_exactly_in_json() {
+    // C(144, 40), 119 bits: printed as an exact JSON integer, not a float or an error.
+    let fleet = vec!["1"; 40].join(" ");
+    let o = run(
+        &[
+            "count", "--json", "--size", "12x12", "--fleet", &fleet, "--rules", "touch",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\"count\": 660503529805245764700164913515877480"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -155,3 +155,35 @@ fn boards_past_128_cells_work() {
         common::naive_count(p.spec())
     );
 }
+
+/// C(n, k), exactly.
+fn choose(n: u128, k: u128) -> u128 {
+    (0..k).fold(1, |a, i| a * (n - i) / (i + 1))
+}
+
+/// One-cell ships that may touch: any k cells of the board, C(cells, k) layouts, and each
+/// cell in C(cells - 1, k - 1). These pass 2^64 (so the DP's 64-bit state counts overflow and
+/// it counts again in 128 bits), and 12x12 with 40 ships needs 119 bits.
+#[test]
+fn counts_past_64_bits_are_exact() {
+    for (w, h, k) in [(10, 10, 18), (12, 12, 40), (9, 9, 30)] {
+        let fleet = vec!["1"; k].join(" ");
+        let p = problem(w, h, &fleet, Rules::Touch);
+        let cells = (w * h) as u128;
+        let r = Engine::Auto
+            .count(
+                &p,
+                &CountOptions {
+                    per_cell: true,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(r.count, choose(cells, k as u128), "{w}x{h} with {k}");
+        let each = choose(cells - 1, k as u128 - 1);
+        assert!(
+            r.per_cell.unwrap().iter().all(|&c| c == each),
+            "{w}x{h} with {k}"
+        );
+    }
+}

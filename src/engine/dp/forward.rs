@@ -6,16 +6,16 @@ use std::ops::Range;
 
 use super::DpEngine;
 use super::gather::Gather;
-use super::state::{Key, Move, Piece};
+use super::state::{Key, Move, Piece, Tally};
 use crate::engine::{CountError, CountOptions};
 
 /// The states before one cell in pieces that follow one another in key order, one per
 /// worker that made them.
-pub(super) struct Layer {
-    pub(super) pieces: Vec<Piece>,
+pub(super) struct Layer<C = u64> {
+    pub(super) pieces: Vec<Piece<C>>,
 }
 
-impl Layer {
+impl<C> Layer<C> {
     pub(super) fn len(&self) -> usize {
         self.pieces.iter().map(|p| p.keys.len()).sum()
     }
@@ -53,7 +53,7 @@ pub(super) const SHIP: u32 = 1 << 31;
 impl DpEngine<'_> {
     /// How many workers a pass over `layer` uses: every thread of the pool when
     /// `opts.parallel` and the layer is large enough to share, else one.
-    pub(super) fn parts(&self, opts: &CountOptions, layer: &Layer) -> usize {
+    pub(super) fn parts<C>(&self, opts: &CountOptions, layer: &Layer<C>) -> usize {
         if opts.parallel && layer.len() >= 4096 {
             // A worker's stretches, one per piece and label, are numbered in a byte.
             let most = (256 >> self.pack.label_bits).max(1);
@@ -67,7 +67,7 @@ impl DpEngine<'_> {
     /// contiguous), each cut into `parts` stretches at common group pivots: `cuts[p]` lists
     /// the stretches worker `p` takes, run by run. The groups of worker `p` all come before
     /// those of worker `p + 1`.
-    pub(super) fn cuts(&self, layer: &Layer, parts: usize) -> Vec<Vec<Run>> {
+    pub(super) fn cuts<C>(&self, layer: &Layer<C>, parts: usize) -> Vec<Vec<Run>> {
         let pk = &self.pack;
         let labels = 1usize << pk.label_bits;
         let mut runs: Vec<Run> = Vec::with_capacity(labels * layer.pieces.len());
@@ -121,7 +121,12 @@ impl DpEngine<'_> {
     /// Calls `f(members)` for each group of the stretches `runs` of `layer`, in increasing
     /// order; `members` lists, per stretch holding states of the group, the stretch's index
     /// in `runs` and the states' index range in its piece.
-    pub(super) fn for_each_group(&self, layer: &Layer, runs: &[Run], mut f: impl FnMut(&[Run])) {
+    pub(super) fn for_each_group<C>(
+        &self,
+        layer: &Layer<C>,
+        runs: &[Run],
+        mut f: impl FnMut(&[Run]),
+    ) {
         let pk = &self.pack;
         // The stretches with states left: their index in `runs`, keys, next index, and the
         // group of that next state.
@@ -160,13 +165,13 @@ impl DpEngine<'_> {
     /// One worker's share of the forward step at `cell`: the successors of its stretches of
     /// `layer`, sorted, with their counts, written to `out` through `gather`; with `trail`,
     /// what the backward pass needs. False on overflow.
-    pub(super) fn forward_part(
+    pub(super) fn forward_part<C: Tally>(
         &self,
         cell: usize,
-        layer: &Layer,
+        layer: &Layer<C>,
         runs: &[Run],
-        out: &mut Piece,
-        gather: &mut Gather,
+        out: &mut Piece<C>,
+        gather: &mut Gather<C>,
         mut trail: Option<&mut Trail>,
     ) -> bool {
         let n: usize = runs.iter().map(|r| r.1.len()).sum();
@@ -223,27 +228,27 @@ impl DpEngine<'_> {
     /// backward pass follows (per cell, the cuts and each worker's trail) unless `keep` is
     /// [`Keep::Nothing`], and the total. `Err(None)` when the time limit ran out.
     #[allow(clippy::type_complexity)]
-    pub(super) fn forward(
+    pub(super) fn forward<C: Tally>(
         &self,
         opts: &CountOptions,
         what: Keep,
-    ) -> Result<(Vec<Layer>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, u128), Option<CountError>> {
+    ) -> Result<(Vec<Layer<C>>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, u128), Option<CountError>> {
         let keep = what != Keep::Nothing;
         let cells = self.problem.dims().cells();
         // Only per-cell counts need the layers kept for the backward pass.
-        let mut layers: Vec<Layer> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
+        let mut layers: Vec<Layer<C>> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
         let mut trails = Vec::with_capacity(if keep { cells } else { 0 });
         let mut current = Layer {
             pieces: vec![Piece {
                 keys: vec![0],
-                counts: vec![1],
+                counts: vec![C::of(true)],
             }],
         };
         // Spent keys and counts, reused for the next layers; one gatherer per worker.
         let mut spare_keys: Vec<Vec<Key>> = Vec::new();
-        let mut spare_counts: Vec<Vec<u64>> = Vec::new();
+        let mut spare_counts: Vec<Vec<C>> = Vec::new();
         let bits = self.pack.low + self.pack.label_bits;
-        let mut gathers: Vec<Gather> = Vec::new();
+        let mut gathers: Vec<Gather<C>> = Vec::new();
         // A limit too far off to be an instant is no limit.
         let deadline = opts
             .time_limit
@@ -309,13 +314,13 @@ impl DpEngine<'_> {
                 spare_counts.extend(previous.pieces.into_iter().map(|p| p.counts));
             }
         }
-        let total: u128 = current
+        let total = current
             .pieces
             .iter()
             .flat_map(|p| p.keys.iter().zip(&p.counts))
             .filter(|(k, _)| self.is_final(**k))
-            .map(|(_, &n)| n as u128)
-            .sum();
+            .try_fold(0u128, |t, (_, &n)| t.checked_add(n.wide()))
+            .ok_or(Some(CountError::Overflow))?;
         layers.push(current);
         Ok((layers, trails, total))
     }
@@ -335,9 +340,9 @@ pub(super) fn unlink(link: u64) -> (usize, usize) {
 /// Each worker's slices of `bufs` (one buffer per piece of a layer), stretch by stretch as
 /// `cuts` lists them: the runs of a piece, and the workers' stretches of a run, follow one
 /// another.
-pub(super) fn split<'a>(cuts: &[Vec<Run>], bufs: &'a mut [Vec<u64>]) -> Vec<Vec<&'a mut [u64]>> {
-    let mut slices: Vec<Vec<&mut [u64]>> = cuts.iter().map(|_| Vec::new()).collect();
-    let mut rest: Vec<&mut [u64]> = bufs.iter_mut().map(Vec::as_mut_slice).collect();
+pub(super) fn split<'a, T>(cuts: &[Vec<Run>], bufs: &'a mut [Vec<T>]) -> Vec<Vec<&'a mut [T]>> {
+    let mut slices: Vec<Vec<&mut [T]>> = cuts.iter().map(|_| Vec::new()).collect();
+    let mut rest: Vec<&mut [T]> = bufs.iter_mut().map(Vec::as_mut_slice).collect();
     for r in 0..cuts[0].len() {
         for (p, cut) in cuts.iter().enumerate() {
             let (q, run) = &cut[r];

@@ -5,8 +5,7 @@
 //! summed in a table indexed by them, and a three-level bitmap of the entries in use reads
 //! them back in increasing order: no comparison sort. Otherwise they are sorted.
 
-use super::state::Key;
-use super::state::Piece;
+use super::state::{Key, Piece, Tally};
 
 /// The most low bits a table is kept for: 2^18 entries, 3 MiB per worker.
 pub(super) const MAX_TABLE_BITS: u32 = 18;
@@ -14,15 +13,15 @@ pub(super) const MAX_TABLE_BITS: u32 = 18;
 /// Sums successors pushed one by one, then writes the distinct keys in order with their
 /// sums. Each push gets a slot; once written, [`Gather::position`] says where the slot's key
 /// went.
-pub(super) enum Gather {
-    Table(Table),
-    Sort(Sort),
+pub(super) enum Gather<C = u64> {
+    Table(Table<C>),
+    Sort(Sort<C>),
 }
 
-impl Gather {
+impl<C: Tally> Gather<C> {
     /// A gatherer for successors differing in their lowest `bits` bits: a table when
     /// `bits` is at most `table_bits`.
-    pub(super) fn new(bits: u32, table_bits: u32) -> Gather {
+    pub(super) fn new(bits: u32, table_bits: u32) -> Gather<C> {
         if bits <= table_bits {
             Gather::Table(Table::new(bits))
         } else {
@@ -32,7 +31,7 @@ impl Gather {
 
     /// Adds `n` to the successor `key`; returns its slot.
     #[inline]
-    pub(super) fn push(&mut self, key: Key, n: u64) -> u32 {
+    pub(super) fn push(&mut self, key: Key, n: C) -> u32 {
         match self {
             Gather::Table(t) => t.push(key, n),
             Gather::Sort(s) => s.push(key, n),
@@ -42,7 +41,7 @@ impl Gather {
     /// Appends the distinct successors pushed since the last call, in key order, with their
     /// sums, to `out`; false if a sum overflowed. With `positions`, [`Gather::position`]
     /// then answers for this batch's slots.
-    pub(super) fn write(&mut self, out: &mut Piece, positions: bool) -> bool {
+    pub(super) fn write(&mut self, out: &mut Piece<C>, positions: bool) -> bool {
         match self {
             Gather::Table(t) => t.write(out, positions),
             Gather::Sort(s) => s.write(out, positions),
@@ -60,11 +59,11 @@ impl Gather {
 }
 
 /// Sums in a table indexed by the low bits, with a bitmap of the entries in use.
-pub(super) struct Table {
+pub(super) struct Table<C> {
     bits: u32,
     /// The high bits the batch's keys share.
     high: Key,
-    sums: Vec<u64>,
+    sums: Vec<C>,
     /// Per entry, its position in the piece last written to.
     index: Vec<u32>,
     /// Entries in use; words of `used` in use; words of `words` in use.
@@ -74,14 +73,14 @@ pub(super) struct Table {
     ok: bool,
 }
 
-impl Table {
-    fn new(bits: u32) -> Table {
+impl<C: Tally> Table<C> {
+    fn new(bits: u32) -> Table<C> {
         let entries = 1usize << bits;
         let used = entries.div_ceil(64);
         Table {
             bits,
             high: 0,
-            sums: vec![0; entries],
+            sums: vec![C::default(); entries],
             index: vec![0; entries],
             used: vec![0; used],
             words: vec![0; used.div_ceil(64)],
@@ -91,7 +90,7 @@ impl Table {
     }
 
     #[inline]
-    fn push(&mut self, key: Key, n: u64) -> u32 {
+    fn push(&mut self, key: Key, n: C) -> u32 {
         let s = (key & ((1 << self.bits) - 1)) as usize;
         self.high = key >> self.bits;
         let (w, b) = (s / 64, s % 64);
@@ -109,7 +108,7 @@ impl Table {
         s as u32
     }
 
-    fn write(&mut self, out: &mut Piece, positions: bool) -> bool {
+    fn write(&mut self, out: &mut Piece<C>, positions: bool) -> bool {
         let high = self.high << self.bits;
         let mut top = std::mem::take(&mut self.top);
         while top != 0 {
@@ -136,21 +135,29 @@ impl Table {
 }
 
 /// Sums by sorting: (key, count, slot) per push.
-#[derive(Default)]
-pub(super) struct Sort {
-    buf: Vec<(Key, u64, u32)>,
+pub(super) struct Sort<C> {
+    buf: Vec<(Key, C, u32)>,
     index: Vec<u32>,
 }
 
-impl Sort {
+impl<C> Default for Sort<C> {
+    fn default() -> Self {
+        Sort {
+            buf: Vec::new(),
+            index: Vec::new(),
+        }
+    }
+}
+
+impl<C: Tally> Sort<C> {
     #[inline]
-    fn push(&mut self, key: Key, n: u64) -> u32 {
+    fn push(&mut self, key: Key, n: C) -> u32 {
         let slot = self.buf.len() as u32;
         self.buf.push((key, n, slot));
         slot
     }
 
-    fn write(&mut self, out: &mut Piece, positions: bool) -> bool {
+    fn write(&mut self, out: &mut Piece<C>, positions: bool) -> bool {
         self.buf.sort_unstable_by_key(|e| e.0);
         self.index.clear();
         if positions {

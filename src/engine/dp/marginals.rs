@@ -4,6 +4,7 @@
 
 use super::DpEngine;
 use super::forward::{Layer, Run, SHIP, Trail, link, run, split};
+use super::state::Tally;
 use crate::engine::CountError;
 
 impl DpEngine<'_> {
@@ -13,14 +14,14 @@ impl DpEngine<'_> {
     /// layouts with a ship on the cell among them, or `None` on overflow. With `links`,
     /// also writes each state's link into the trail (see [`link`]).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn backward_part(
+    pub(super) fn backward_part<C: Tally>(
         &self,
         worker: usize,
-        layer: &Layer,
+        layer: &Layer<C>,
         runs: &[Run],
         trail: &Trail,
-        after: &[u64],
-        into: &mut [&mut [u64]],
+        after: &[C],
+        into: &mut [&mut [C]],
         mut links: Option<&mut [&mut [u64]]>,
     ) -> Option<u128> {
         let mut ships = 0u128;
@@ -33,8 +34,8 @@ impl DpEngine<'_> {
             let (q, run) = &runs[r];
             let i = next[r];
             next[r] += 1;
-            let fwd = layer.pieces[*q].counts[i] as u128;
-            let mut b = 0u64;
+            let fwd = layer.pieces[*q].counts[i].wide();
+            let mut b = C::default();
             for &e in &trail.edges[at..at + degree] {
                 let bn = after[(e & !SHIP) as usize];
                 match b.checked_add(bn) {
@@ -43,7 +44,17 @@ impl DpEngine<'_> {
                 }
                 if e & SHIP != 0 {
                     // fwd * bn counts layouts, so it is at most the total.
-                    ships += fwd * bn as u128;
+                    if C::WIDE {
+                        match fwd
+                            .checked_mul(bn.wide())
+                            .and_then(|x| ships.checked_add(x))
+                        {
+                            Some(x) => ships = x,
+                            None => ok = false,
+                        }
+                    } else {
+                        ships += fwd * bn.wide();
+                    }
                 }
             }
             into[r][i - run.start] = b;
@@ -60,23 +71,23 @@ impl DpEngine<'_> {
     /// `i`: the states before cell `i`), each state's completions and the link from it into
     /// the trails, which is what uniform sampling walks.
     #[allow(clippy::type_complexity)]
-    pub(super) fn marginals(
+    pub(super) fn marginals<C: Tally>(
         &self,
-        layers: &[Layer],
+        layers: &[Layer<C>],
         trails: &[(Vec<Vec<Run>>, Vec<Trail>)],
         keep: bool,
-    ) -> Result<(Vec<u128>, Vec<Vec<Vec<u64>>>, Vec<Vec<Vec<u64>>>), CountError> {
+    ) -> Result<(Vec<u128>, Vec<Vec<Vec<C>>>, Vec<Vec<Vec<u64>>>), CountError> {
         let cells = layers.len() - 1;
         let mut per_cell = vec![0u128; cells];
-        let mut after: Vec<Vec<u64>> = layers[cells]
+        let mut after: Vec<Vec<C>> = layers[cells]
             .pieces
             .iter()
-            .map(|p| p.keys.iter().map(|&k| self.is_final(k) as u64).collect())
+            .map(|p| p.keys.iter().map(|&k| C::of(self.is_final(k))).collect())
             .collect();
         let mut kept = Vec::new();
         let mut kept_links = Vec::new();
         // Spent completions, reused when not kept: every state's entry is written.
-        let mut spare: Vec<Vec<u64>> = Vec::new();
+        let mut spare: Vec<Vec<C>> = Vec::new();
         for cell in (0..cells).rev() {
             let layer = &layers[cell];
             let (cuts, cell_trails) = &trails[cell];
@@ -87,12 +98,12 @@ impl DpEngine<'_> {
                     .map(|p| vec![0u64; p.counts.len()])
                     .collect()
             };
-            let mut here: Vec<Vec<u64>> = layer
+            let mut here: Vec<Vec<C>> = layer
                 .pieces
                 .iter()
                 .map(|p| {
                     let mut v = spare.pop().unwrap_or_default();
-                    v.resize(p.counts.len(), 0);
+                    v.resize(p.counts.len(), C::default());
                     v
                 })
                 .collect();

@@ -209,7 +209,7 @@ impl<'p> DpEngine<'p> {
         };
         // Without a time limit the forward pass cannot stop early.
         let (mut layers, trails, total) = self
-            .forward(&opts, Keep::Keys)
+            .forward::<u64>(&opts, Keep::Keys)
             .map_err(|e| e.unwrap_or(CountError::Overflow))?;
         let (_, completions, links) = self.marginals(&layers, &trails, true)?;
         for (layer, b) in layers.iter_mut().zip(completions) {
@@ -233,13 +233,24 @@ impl<'p> DpEngine<'p> {
     /// Counts layouts, and per-cell counts when `opts.per_cell`, on every core when
     /// `opts.parallel`. A count limit is ignored: the DP takes time polynomial in the number
     /// of states, not in the count.
+    ///
+    /// States keep their counts in 64 bits; where one passes 2^64 the passes run again with
+    /// 128 bits (twice the memory for the counts). A count past 2^128 is
+    /// [`CountError::Overflow`].
     pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+        match self.count_in::<u64>(opts) {
+            Err(CountError::Overflow) => self.count_in::<u128>(opts),
+            r => r,
+        }
+    }
+
+    fn count_in<C: state::Tally>(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
         let keep = if opts.per_cell {
             Keep::Trails
         } else {
             Keep::Nothing
         };
-        let (layers, trails, total) = match self.forward(opts, keep) {
+        let (layers, trails, total) = match self.forward::<C>(opts, keep) {
             Ok(x) => x,
             Err(None) => {
                 // A partial DP has no meaningful count: say so rather than guess.

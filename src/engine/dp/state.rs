@@ -11,9 +11,55 @@ pub(super) type Key = u64;
 /// A sorted stretch of a layer: keys and, beside them, a number per state (the partial
 /// layouts reaching it in the forward pass, its completions in the backward pass).
 #[derive(Default)]
-pub(super) struct Piece {
+pub(super) struct Piece<C = u64> {
     pub(super) keys: Vec<Key>,
-    pub(super) counts: Vec<u64>,
+    pub(super) counts: Vec<C>,
+}
+
+/// A number of partial layouts or of completions kept per state: `u64`, and `u128` for the
+/// boards where some state's count passes 2^64 (the pass is then run again with it).
+pub(super) trait Tally:
+    Copy + Default + PartialEq + Send + Sync + std::fmt::Debug + 'static
+{
+    /// Whether products of two counts, and their sums, can pass 2^128 (they cannot for
+    /// 64-bit counts: a count is below 2^64, and the total below 2^64 times the states).
+    const WIDE: bool;
+    /// 1 for true, 0 for false.
+    fn of(b: bool) -> Self;
+    fn checked_add(self, other: Self) -> Option<Self>;
+    fn wide(self) -> u128;
+}
+
+impl Tally for u64 {
+    const WIDE: bool = false;
+    #[inline]
+    fn of(b: bool) -> Self {
+        b as u64
+    }
+    #[inline]
+    fn checked_add(self, other: Self) -> Option<Self> {
+        u64::checked_add(self, other)
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self as u128
+    }
+}
+
+impl Tally for u128 {
+    const WIDE: bool = true;
+    #[inline]
+    fn of(b: bool) -> Self {
+        b as u128
+    }
+    #[inline]
+    fn checked_add(self, other: Self) -> Option<Self> {
+        u128::checked_add(self, other)
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self
+    }
 }
 
 /// Field layout of a packed state, from the most significant bits down: the labels of the
