@@ -129,7 +129,11 @@ impl Fleet {
                 entries.push((Shape::straight(l), n, l.to_string()));
                 continue;
             }
-            // A name: a declared shape, or followed by a length.
+            // A name: a declared shape, or followed by a length. Something number-like that is
+            // not a whole number (`-2`, `2.5`) is a mistyped length, not a name.
+            if t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') {
+                return Err(err("a ship length must be a whole number of at least 1", t));
+            }
             let shape = if let Some((_, s)) = shapes.iter().find(|(n, _)| n == t) {
                 s.clone()
             } else {

@@ -180,6 +180,12 @@ pub enum SizeError {
     /// Not of the form `WxH`.
     #[error("expected a size like 10x10, found {0:?}")]
     Malformed(String),
+    /// A side too large to be a number of cells at all.
+    #[error(
+        "board size {0} is far too large (at most {max} cells)",
+        max = crate::bitboard::MAX_CELLS
+    )]
+    TooLarge(String),
     /// Zero rows or columns, or more cells than the engines take.
     #[error(
         "board size {0} is not supported (each side at least 1, at most {max} cells)",
@@ -200,7 +206,16 @@ impl std::str::FromStr for Dims {
     fn from_str(s: &str) -> Result<Self, SizeError> {
         let bad = || SizeError::Malformed(s.to_string());
         let (w, h) = s.trim().split_once(['x', 'X', '×']).ok_or_else(bad)?;
-        let parse = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+        let parse = |t: &str| {
+            let t = t.trim();
+            t.parse::<usize>().map_err(|_| {
+                if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) {
+                    SizeError::TooLarge(s.trim().to_string())
+                } else {
+                    bad()
+                }
+            })
+        };
         Ok(Dims::new(parse(w)?, parse(h)?))
     }
 }

@@ -83,7 +83,7 @@ pub enum Invalid {
         cells: usize,
     },
     /// A row count larger than the row.
-    #[error("row {row} count {count} exceeds the width {width}")]
+    #[error("row {} count {count} exceeds the width {width}", row + 1)]
     RowCountTooLarge {
         /// Row index (0-based).
         row: usize,
@@ -93,7 +93,10 @@ pub enum Invalid {
         width: usize,
     },
     /// A column count larger than the column.
-    #[error("column {col} count {count} exceeds the height {height}")]
+    #[error(
+        "column {} count {count} exceeds the height {height}",
+        crate::geom::column_name(*col)
+    )]
     ColCountTooLarge {
         /// Column index (0-based).
         col: usize,
@@ -111,9 +114,28 @@ pub enum Invalid {
 }
 
 /// Every structural defect of a [`ProblemSpec`], in the order found.
+/// Its message names the first [`ProblemError::SHOWN`] defects and counts the rest, so a
+/// file with thousands of bad lines gives a readable message; the list holds them all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid problem: {}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+#[error("invalid problem: {}", shown(.0))]
 pub struct ProblemError(pub Vec<Invalid>);
+
+impl ProblemError {
+    /// How many defects the message names.
+    pub const SHOWN: usize = 10;
+}
+
+fn shown(all: &[Invalid]) -> String {
+    let mut s: Vec<String> = all
+        .iter()
+        .take(ProblemError::SHOWN)
+        .map(|e| e.to_string())
+        .collect();
+    if all.len() > ProblemError::SHOWN {
+        s.push(format!("and {} more", all.len() - ProblemError::SHOWN));
+    }
+    s.join("; ")
+}
 
 /// A reason a well-formed problem has no solution, found without search.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -158,7 +180,10 @@ pub enum Conflict {
         clue: char,
     },
     /// A row needs more ship cells than it has cells that may hold one.
-    #[error("{what} {index} needs {count} ship cells but only {room} of its cells can hold one")]
+    #[error(
+        "{} needs {count} ship cells but only {room} of its cells can hold one",
+        line_name(what, *index)
+    )]
     LineTooFull {
         /// "row" or "column".
         what: &'static str,
@@ -170,7 +195,10 @@ pub enum Conflict {
         room: usize,
     },
     /// A row whose clues already hold more ship cells than its count.
-    #[error("{what} {index} has {clued} ship clues but a count of {count}")]
+    #[error(
+        "{} has {clued} ship clues but a count of {count}",
+        line_name(what, *index)
+    )]
     LineOverfull {
         /// "row" or "column".
         what: &'static str,
@@ -211,6 +239,15 @@ pub enum Conflict {
         /// The reported distance.
         distance: usize,
     },
+}
+
+/// A line's name as a person reads the board: `row 3` (counted from 1), `column C`.
+fn line_name(what: &str, index: usize) -> String {
+    if what == "row" {
+        format!("row {}", index + 1)
+    } else {
+        format!("column {}", crate::geom::column_name(index))
+    }
 }
 
 /// A validated problem with its allowed placements; see the module documentation.

@@ -815,3 +815,91 @@ fn counts_past_64_bits_print_exactly_in_json() {
         stdout(&o)
     );
 }
+
+#[test]
+fn input_that_would_be_ignored_or_misread_is_refused() {
+    let refused = |args: &[&str], stdin: Option<&str>, says: &str| {
+        let o = run(args, stdin);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    };
+    // Options a file would override.
+    refused(
+        &["count", RUBIN, "--fleet", "2"],
+        None,
+        "a file gives its own",
+    );
+    refused(
+        &["count", RUBIN, "--rules", "touch"],
+        None,
+        "a file gives its own",
+    );
+    // A mistyped length is not a ship's name; a key said twice; a size no board has.
+    refused(
+        &["count", "-"],
+        Some("size: 5x5\nfleet: -2 2\n"),
+        "line 2, column 8: a ship length must be a whole number",
+    );
+    refused(
+        &["count", "-"],
+        Some("size: 5x5\nfleet: 2\nsize: 6x6\n"),
+        "line 3, column 1: \"size\" is given twice (first on line 1)",
+    );
+    refused(
+        &["count", "-"],
+        Some("size: 99999999999999999999x5\nfleet: 2\n"),
+        "far too large",
+    );
+    // Rows count from 1 and columns are letters, as everywhere else.
+    refused(
+        &["count", "-"],
+        Some("size: 4x3\nfleet: 2\ngrid:\n   1 1 0 0\n9  . . . .\n0  . . . .\n1  . . . .\n"),
+        "row 1 count 9 exceeds the width 4",
+    );
+    // Thousands of bad shots: a message a person can read.
+    let mut many = String::from("size: 10x10\nfleet: 2\nshots:\n");
+    for _ in 0..20_000 {
+        many.push_str("A1 miss\n");
+    }
+    let o = run(&["count", "-"], Some(&many));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).len() < 1000 && stderr(&o).contains("and 19989 more"),
+        "{}",
+        stderr(&o)
+    );
+    // A byte-order mark is not content.
+    let o = run(&["count", "-"], Some("\u{feff}size: 5x5\nfleet: 3 2\n"));
+    assert!(stdout(&o).contains("524 layouts"), "{}", stderr(&o));
+}
+
+#[test]
+fn several_problems_converted_to_json_read_back() {
+    let Some(files) = common_external() else {
+        return;
+    };
+    let o = run(&["convert", "--to", "json", &files], None);
+    assert_eq!(o.status.code(), Some(0));
+    let json = stdout(&o);
+    assert!(json.lines().count() > 1);
+    let back = run(&["count", "-"], Some(&json));
+    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    assert_eq!(
+        stdout(&back).matches("1 solution (unique)").count(),
+        json.lines().count()
+    );
+}
+
+/// The Krazydad collection beside this checkout, or `None` after saying the test is skipped.
+fn common_external() -> Option<String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/external-puzzles/krazydad12.jsonl"
+    );
+    if std::path::Path::new(path).exists() {
+        Some(path.to_string())
+    } else {
+        eprintln!("skipped: ../shared/external-puzzles is not beside this checkout");
+        None
+    }
+}

@@ -138,11 +138,11 @@ fn structural_errors_are_all_reported() {
     spec.rows = vec![Some(9), None];
     spec.cols = vec![Some(1); 4];
     spec.clues = vec![None; 5];
-    // Row count list length, clue list length, and row 0's count: all three at once.
+    // Row count list length, clue list length, and row 1's count: all three at once.
     let e = spec.build().unwrap_err();
     assert_eq!(e.0.len(), 3, "{e}");
     assert!(
-        e.to_string().contains("row 0 count 9 exceeds the width 4"),
+        e.to_string().contains("row 1 count 9 exceeds the width 4"),
         "{e}"
     );
     assert!(text::parse("size: 0x3\nfleet: 1\n").is_err());

@@ -22,9 +22,9 @@ pub struct Input {
     /// The fleet of an empty board, e.g. "5 4 3 3 2" or "1x4 2x3 3x2 4x1".
     #[arg(long)]
     pub fleet: Option<String>,
-    /// The rules of an empty board: touch or no-touch.
-    #[arg(long, default_value = "no-touch")]
-    pub rules: Rules,
+    /// The rules of an empty board: touch or no-touch (default no-touch).
+    #[arg(long)]
+    pub rules: Option<Rules>,
 }
 
 impl Input {
@@ -32,6 +32,10 @@ impl Input {
     pub fn problems(&self) -> Result<Vec<ProblemSpec>> {
         match (&self.file, &self.size) {
             (Some(_), Some(_)) => Err(usage("give a file or --size/--fleet, not both")),
+            // A file says its own fleet and rules; options that would be ignored are refused.
+            (Some(_), None) if self.fleet.is_some() || self.rules.is_some() => Err(usage(
+                "--fleet and --rules describe an empty board with --size; a file gives its own",
+            )),
             (None, None) => Err(usage(
                 "give a problem file (or -) or --size WxH --fleet \"...\"",
             )),
@@ -41,7 +45,11 @@ impl Input {
                     .as_deref()
                     .ok_or_else(|| usage("--size needs --fleet"))?;
                 let fleet = Fleet::parse(text, &[]).map_err(|e| usage(format!("--fleet: {e}")))?;
-                Ok(vec![ProblemSpec::empty(*dims, fleet, self.rules)])
+                Ok(vec![ProblemSpec::empty(
+                    *dims,
+                    fleet,
+                    self.rules.unwrap_or(Rules::NoTouch),
+                )])
             }
             (Some(file), None) => {
                 let (name, content) = if file == "-" {

@@ -217,6 +217,31 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     jp.into_spec()
 }
 
+/// Parses one or more problems in the JSON format, one after another (as `convert --to json`
+/// writes several, a line each). Errors in a later problem give its own line.
+pub fn parse_many(input: &str) -> Result<Vec<ProblemSpec>, ParseError> {
+    let mut out = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(input).into_iter::<JsonProblem>();
+    loop {
+        // The line the next value starts on, for errors found after it was read.
+        let start = input[..stream.byte_offset()].matches('\n').count()
+            + input[stream.byte_offset()..]
+                .chars()
+                .take_while(|c| c.is_whitespace())
+                .filter(|&c| c == '\n')
+                .count();
+        match stream.next() {
+            None => break,
+            Some(Err(e)) => return Err(ParseError::from_json(&e, 0)),
+            Some(Ok(jp)) => out.push(
+                jp.into_spec()
+                    .map_err(|e| ParseError::new(start + 1, 1, e.message))?,
+            ),
+        }
+    }
+    Ok(out)
+}
+
 /// Prints a problem in the JSON format (pretty).
 pub fn print(spec: &ProblemSpec) -> String {
     serde_json::to_string_pretty(&JsonProblem::from_spec(spec)).expect("a problem serialises")

@@ -109,9 +109,11 @@ impl Format {
 /// Parses every problem in `content`, detecting the format from `name` and the content.
 /// Errors name the file.
 pub fn read(name: &str, content: &str) -> Result<Vec<ProblemSpec>, ParseError> {
+    // A byte-order mark is how some editors start a UTF-8 file; it is not content.
+    let content = content.strip_prefix('\u{feff}').unwrap_or(content);
     let r = match Format::detect(name, content) {
         Format::Text => text::parse_many(content),
-        Format::Json => json::parse(content).map(|p| vec![p]),
+        Format::Json => json::parse_many(content),
         Format::Jsonl => jsonl::parse(content),
         Format::Dzn => dzn::parse(content).map(|p| vec![p]),
         Format::Xcsp => xcsp::parse(content).map(|p| vec![p]),

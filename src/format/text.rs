@@ -94,6 +94,8 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     let mut shot_lines: Vec<(String, usize, usize)> = Vec::new();
     let mut sinking = Sinking::None;
     let mut last_line = 0;
+    // Header keys given so far, with their lines.
+    let mut seen: Vec<(String, usize)> = Vec::new();
 
     for (i, raw) in input.lines().enumerate() {
         let ln = i + 1;
@@ -130,6 +132,20 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                     indent + key.chars().count() + 2 + (value.len() - value.trim_start().len());
                 let value = value.trim();
                 let key_l = key.trim().to_ascii_lowercase();
+                // A key said twice would silently win or lose: say where it was first.
+                let canonical = match key_l.starts_with("shape ") {
+                    // Shape names are case-sensitive, as the fleet names them.
+                    true => format!("shape {}", key.trim()[6..].trim()),
+                    false => key_l.clone(),
+                };
+                if let Some((_, first)) = seen.iter().find(|(k, _)| *k == canonical) {
+                    return Err(ParseError::new(
+                        ln,
+                        indent + 1,
+                        format!("{:?} is given twice (first on line {first})", key.trim()),
+                    ));
+                }
+                seen.push((canonical, ln));
                 match key_l.as_str() {
                     "size" => {
                         dims = Some(
