@@ -65,6 +65,7 @@ impl HeatMap {
             time_limit: opts.time_limit,
             parallel: opts.parallel,
             progress: None,
+            memory_limit: opts.memory_limit,
         };
         let r = engine.count(problem, &opts)?;
         let spec = problem.spec();

@@ -22,7 +22,8 @@
 //!     .build()
 //!     .unwrap();
 //! let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-//! let j = judge_sampler(&p, SamplerKind::Uniform, 20_000, &mut rng).unwrap().unwrap();
+//! let j = judge_sampler(&p, SamplerKind::Uniform, 20_000, None, &mut rng);
+//! let j = j.unwrap().unwrap();
 //! assert!(j.pass && j.layouts == 524);
 //! ```
 
@@ -350,18 +351,20 @@ impl<'p> Judge<'p> {
     }
 }
 
-/// Draws `n` samples from a sampler of `kind` and judges them. `None` when no layout is
-/// consistent with the problem.
+/// Draws `n` samples from a sampler of `kind` (fewer if `time_limit` runs out first; the
+/// judgement says how many) and judges them. `None` when no layout is consistent with the
+/// problem.
 pub fn judge_sampler<R: Rng + ?Sized>(
     problem: &Problem,
     kind: SamplerKind,
     n: u64,
+    time_limit: Option<std::time::Duration>,
     rng: &mut R,
 ) -> Result<Option<Judgement>, SampleError> {
     let Some(mut judge) = Judge::new(problem)? else {
         return Ok(None);
     };
-    let mut sampler = Sampler::new(problem, kind)?;
+    let mut sampler = Sampler::within(problem, kind, time_limit)?;
     for _ in 0..n {
         match sampler.sample(rng) {
             Some(l) => judge.add(&l),

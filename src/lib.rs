@@ -67,8 +67,8 @@ pub mod validate;
 
 pub use clue::Clue;
 pub use engine::{
-    CountError, CountOptions, CountResult, DescentSampler, DpEngine, DpSampler, DpUnsupported,
-    Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
+    CountError, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler, DpEngine, DpSampler,
+    DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
 };
 pub use error::Error;
 pub use fleet::{Fleet, ShipType};

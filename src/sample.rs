@@ -45,6 +45,9 @@ pub enum SampleError {
     /// The exact count behind the uniform sampler failed.
     #[error(transparent)]
     Count(#[from] CountError),
+    /// The time limit ran out before the sampler was ready.
+    #[error("the time limit ran out before the exact count behind the uniform sampler")]
+    Time,
 }
 
 /// The probability that independent uniform draws of every ship (from its allowed
@@ -115,6 +118,10 @@ pub const REJECTION_MIN_ACCEPTANCE: f64 = 0.02;
 /// How many attempts a rejection-style sampler makes for one layout before giving up.
 pub const MAX_ATTEMPTS: u64 = 10_000_000;
 
+/// The least predicted acceptance at which the uniform sampler draws by rejection when the
+/// DP's tables do not fit in memory: about ten layouts per [`MAX_ATTEMPTS`] draws.
+pub const REJECTION_FALLBACK_ACCEPTANCE: f64 = 1e-6;
+
 enum Inner<'p> {
     Dp(Box<DpSampler<'p>>),
     Descent(DescentSampler),
@@ -133,6 +140,9 @@ pub struct Sampler<'p> {
     /// Cells taken by the ships drawn so far in this attempt: those equal to `stamp`.
     taken: Vec<u32>,
     stamp: u32,
+    /// When a sampler made [`Sampler::within`] a time limit stops drawing, and whether it has.
+    deadline: Option<std::time::Instant>,
+    timed_out: bool,
 }
 
 impl<'p> Sampler<'p> {
@@ -142,24 +152,53 @@ impl<'p> Sampler<'p> {
     /// The uniform sampler counts first, so it refuses a problem that no layout fits with
     /// [`SampleError::NoLayout`]; the others find out by drawing nothing.
     pub fn new(problem: &'p Problem, kind: SamplerKind) -> Result<Sampler<'p>, SampleError> {
+        Sampler::within(problem, kind, None)
+    }
+
+    /// [`Sampler::new`], preparing for at most `time_limit` ([`SampleError::Time`] past it).
+    pub fn within(
+        problem: &'p Problem,
+        kind: SamplerKind,
+        time_limit: Option<std::time::Duration>,
+    ) -> Result<Sampler<'p>, SampleError> {
+        let start = std::time::Instant::now();
         let inner = match kind {
             SamplerKind::Uniform => {
                 let opts = crate::CountOptions {
                     parallel: true,
+                    time_limit,
                     ..crate::CountOptions::default()
                 };
-                let layouts = crate::Engine::Auto.count(problem, &opts)?.count;
+                let r = crate::Engine::Auto.count(problem, &opts)?;
+                if !r.complete {
+                    return Err(SampleError::Time);
+                }
+                let layouts = r.count;
                 if layouts == 0 {
                     return Err(SampleError::NoLayout);
                 }
-                if predicted_acceptance(problem, layouts) >= REJECTION_MIN_ACCEPTANCE {
+                let acceptance = predicted_acceptance(problem, layouts);
+                if acceptance >= REJECTION_MIN_ACCEPTANCE {
                     Inner::Draws
                 } else if layouts <= LIST_MAX_LAYOUTS {
                     Inner::List(crate::Enumerator::new(problem).solutions().collect())
                 } else {
-                    match DpEngine::new(problem) {
-                        Ok(dp) => Inner::Dp(Box::new(dp.sampler()?)),
-                        Err(_) => Inner::Descent(DescentSampler::new(problem)),
+                    let left = time_limit.map(|t| t.saturating_sub(start.elapsed()));
+                    match DpEngine::new(problem).map(|dp| dp.sampler_within(left)) {
+                        Ok(Ok(Some(s))) => Inner::Dp(Box::new(s)),
+                        Ok(Ok(None)) => return Err(SampleError::Time),
+                        // Where the DP's tables do not fit in its memory (or the DP does not
+                        // apply): rejection while it accepts often enough to draw, else the
+                        // descent, which keeps nothing but costs a count per draw.
+                        Ok(Err(CountError::Memory(_))) | Err(_)
+                            if acceptance >= REJECTION_FALLBACK_ACCEPTANCE =>
+                        {
+                            Inner::Draws
+                        }
+                        Ok(Err(CountError::Memory(_))) | Err(_) => {
+                            Inner::Descent(DescentSampler::new(problem))
+                        }
+                        Ok(Err(e)) => return Err(e.into()),
                     }
                 }
             }
@@ -173,7 +212,14 @@ impl<'p> Sampler<'p> {
             accepted: 0,
             taken: vec![0; problem.dims().cells()],
             stamp: 0,
+            deadline: time_limit.and_then(|t| start.checked_add(t)),
+            timed_out: false,
         })
+    }
+
+    /// Whether the sampler stopped drawing because its time limit ran out.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
     }
 
     /// The exact-uniform sampler drawing by a chosen method; `None` when the DP is asked
@@ -205,6 +251,8 @@ impl<'p> Sampler<'p> {
             accepted: 0,
             taken: vec![0; problem.dims().cells()],
             stamp: 0,
+            deadline: None,
+            timed_out: false,
         }))
     }
 
@@ -219,7 +267,9 @@ impl<'p> Sampler<'p> {
     }
 
     /// One layout, or `None` when there is none (or, for the rejection-style samplers, when
-    /// [`MAX_ATTEMPTS`] draws in a row were all rejected).
+    /// [`MAX_ATTEMPTS`] draws in a row were all rejected, or past the time limit of
+    /// [`Sampler::within`], which [`Sampler::timed_out`] then says). One draw of the descent
+    /// is not interrupted: on a large, tight board it can pass the limit.
     pub fn sample<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Layout> {
         self.sample_within(rng, MAX_ATTEMPTS)
     }
@@ -227,6 +277,12 @@ impl<'p> Sampler<'p> {
     /// As [`Sampler::sample`], but a rejection-style sampler gives up after `attempts` draws
     /// in a row were rejected (so a caller can watch the clock or switch method).
     pub fn sample_within<R: Rng + ?Sized>(&mut self, rng: &mut R, attempts: u64) -> Option<Layout> {
+        let late =
+            |d: &Option<std::time::Instant>| d.is_some_and(|d| std::time::Instant::now() >= d);
+        if late(&self.deadline) {
+            self.timed_out = true;
+            return None;
+        }
         match &self.inner {
             Inner::Dp(s) => s.sample(rng),
             Inner::Descent(s) => s.sample(rng),
@@ -234,7 +290,11 @@ impl<'p> Sampler<'p> {
                 (!all.is_empty()).then(|| all[rng.random_range(0..all.len())].clone())
             }
             Inner::Draws => {
-                for _ in 0..attempts {
+                for i in 0..attempts {
+                    if i & 0xfff == 0xfff && late(&self.deadline) {
+                        self.timed_out = true;
+                        return None;
+                    }
                     self.attempts += 1;
                     let drawn = match self.kind {
                         SamplerKind::Rejection | SamplerKind::Uniform => self.independent(rng),

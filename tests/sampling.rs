@@ -160,7 +160,33 @@ fn an_inconsistent_state_is_an_answer_not_a_panic() {
         assert_eq!(broadside::sample::estimate(&mut s, 0, &mut rng).samples, 0);
     }
     assert_eq!(
-        judge::judge_sampler(&p, SamplerKind::Rejection, 10, &mut rng).unwrap(),
+        judge::judge_sampler(&p, SamplerKind::Rejection, 10, None, &mut rng).unwrap(),
         None
     );
+}
+
+#[test]
+fn the_dp_keeps_to_its_memory_and_samplers_to_their_time() {
+    // Per-cell counts of the empty 6x6 board keep every layer: under a tiny budget the DP
+    // refuses, and auto (which leaves the DP for the enumerator when it runs out of memory)
+    // still answers, to the same counts.
+    let p = problem("size: 6x6\nfleet: 3 2 2\nrules: touch\n");
+    let opts = |memory_limit| broadside::CountOptions {
+        per_cell: true,
+        memory_limit,
+        ..Default::default()
+    };
+    assert!(matches!(
+        Engine::Dp.count(&p, &opts(Some(1000))),
+        Err(broadside::CountError::Memory(1000))
+    ));
+    let small = Engine::Auto.count(&p, &opts(Some(1000))).unwrap();
+    let full = Engine::Dp.count(&p, &opts(None)).unwrap();
+    assert_eq!((small.count, &small.per_cell), (full.count, &full.per_cell));
+    // A sampler given no time at all draws nothing and says why.
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut s =
+        Sampler::within(&p, SamplerKind::Rejection, Some(std::time::Duration::ZERO)).unwrap();
+    assert_eq!(s.sample(&mut rng), None);
+    assert!(s.timed_out());
 }

@@ -67,6 +67,7 @@ pub fn count(input: &Input, out: &Output, args: &CountArgs) -> Result<bool> {
                 per_cell: args.cells,
                 parallel: true,
                 progress: show_progress.then(progress),
+                ..CountOptions::default()
             };
             let r = answer::count(p, out.engine, &opts, args.labelled)?;
             if let CountReport::Counted(c) = &r

@@ -118,6 +118,9 @@ enum Command {
         /// JSON output (one layout per line, or the estimates with --probs).
         #[arg(long)]
         json: bool,
+        /// Stop after this many seconds (preparing included), keeping the layouts drawn.
+        #[arg(long, value_name = "SECONDS")]
+        time_limit: Option<f64>,
     },
     /// Measure a sampler (or a file of samples) against the exact answer: exit 0 when it
     /// passes, 1 when it fails.
@@ -140,6 +143,9 @@ enum Command {
         /// JSON output.
         #[arg(long)]
         json: bool,
+        /// Stop drawing after this many seconds and judge the samples drawn.
+        #[arg(long, value_name = "SECONDS")]
+        time_limit: Option<f64>,
     },
     /// Generate puzzles with a unique solution and a minimal set of clues.
     Generate(generate::GenerateArgs),
@@ -192,7 +198,8 @@ fn run(cli: Cli) -> Result<bool> {
             sampler,
             probs,
             json,
-        } => sample::sample(&input, n, seed, sampler, probs, json),
+            time_limit,
+        } => sample::sample(&input, n, seed, sampler, probs, json, time_limit),
         Command::Validate {
             input,
             sampler,
@@ -200,7 +207,8 @@ fn run(cli: Cli) -> Result<bool> {
             seed,
             samples,
             json,
-        } => sample::validate(&input, sampler, n, seed, samples.as_ref(), json),
+            time_limit,
+        } => sample::validate(&input, sampler, n, seed, samples.as_ref(), json, time_limit),
         Command::Generate(args) => generate::generate(&args),
         Command::Convert { input, to } => generate::convert(&input, to),
     }

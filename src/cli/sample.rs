@@ -2,7 +2,7 @@
 //! judged against the exact answer.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use rand::SeedableRng;
@@ -15,7 +15,7 @@ use broadside::format::{self, samples};
 use broadside::judge::{Judge, Judgement, judge_sampler};
 use broadside::sample::{self, MAX_ATTEMPTS, SampleError, Sampler, SamplerKind};
 
-use super::args::Input;
+use super::args::{Input, seconds};
 use super::report::{Printer, no_layout};
 use super::usage;
 
@@ -43,12 +43,17 @@ fn say_no_layout(printer: &mut Printer, p: &Problem) -> Result<()> {
 fn sampler<'p>(
     p: &'p Problem,
     kind: SamplerKind,
+    time_limit: Option<Duration>,
     printer: &mut Printer,
 ) -> Result<Option<Sampler<'p>>> {
-    match Sampler::new(p, kind) {
+    match Sampler::within(p, kind, time_limit) {
         Ok(s) => Ok(Some(s)),
         Err(SampleError::NoLayout) => {
             say_no_layout(printer, p)?;
+            Ok(None)
+        }
+        Err(SampleError::Time) => {
+            eprintln!("{}: {}", label(p), SampleError::Time);
             Ok(None)
         }
         Err(e) => Err(broadside::Error::from(e)).with_context(|| label(p)),
@@ -62,13 +67,15 @@ pub fn sample(
     kind: SamplerKind,
     probs: bool,
     json: bool,
+    time_limit: Option<f64>,
 ) -> Result<bool> {
+    let time_limit = time_limit.map(seconds).transpose()?;
     let mut printer = Printer::new(json);
     let Some(p) = consistent(input, &mut printer)? else {
         printer.finish()?;
         return Ok(false);
     };
-    let Some(mut sampler) = sampler(&p, kind, &mut printer)? else {
+    let Some(mut sampler) = sampler(&p, kind, time_limit, &mut printer)? else {
         printer.finish()?;
         return Ok(false);
     };
@@ -127,6 +134,14 @@ pub fn sample(
         }
         drawn
     };
+    if sampler.timed_out() {
+        printer.finish()?;
+        eprintln!(
+            "{}: the time limit ran out after {drawn} of {n} layouts",
+            label(&p)
+        );
+        return Ok(false);
+    }
     if drawn == 0 && n > 0 {
         if sampler.acceptance().is_none() {
             say_no_layout(&mut printer, &p)?;
@@ -169,7 +184,9 @@ pub fn validate(
     seed: u64,
     samples: Option<&PathBuf>,
     json: bool,
+    time_limit: Option<f64>,
 ) -> Result<bool> {
+    let time_limit = time_limit.map(seconds).transpose()?;
     let mut printer = Printer::new(json);
     let Some(p) = consistent(input, &mut printer)? else {
         printer.finish()?;
@@ -177,18 +194,19 @@ pub fn validate(
     };
     let judged = match samples {
         Some(path) => judge_file(&p, path)?,
-        None => judge_sampler(&p, kind, n, &mut StdRng::seed_from_u64(seed))
-            .map(|j| {
-                j.map(|mut j| {
-                    j.source = format!("{}, seed {seed}", j.source);
-                    j
-                })
-            })
-            .or_else(|e| match e {
-                SampleError::NoLayout => Ok(None),
-                e => Err(broadside::Error::from(e)),
-            })
-            .with_context(|| label(&p))?,
+        None => match judge_sampler(&p, kind, n, time_limit, &mut StdRng::seed_from_u64(seed)) {
+            Ok(j) => j.map(|mut j| {
+                j.source = format!("{}, seed {seed}", j.source);
+                j
+            }),
+            Err(SampleError::NoLayout) => None,
+            Err(SampleError::Time) => {
+                printer.finish()?;
+                eprintln!("{}: {}", label(&p), SampleError::Time);
+                return Ok(false);
+            }
+            Err(e) => return Err(broadside::Error::from(e)).with_context(|| label(&p)),
+        },
     };
     let Some(j) = judged else {
         say_no_layout(&mut printer, &p)?;
@@ -197,6 +215,13 @@ pub fn validate(
     };
     if j.samples == 0 {
         return Err(usage("no samples to validate"));
+    }
+    if j.samples < n && samples.is_none() {
+        eprintln!(
+            "{}: judged {} of {n} samples (the sampler stopped: time limit or rejected draws)",
+            label(&p),
+            j.samples
+        );
     }
     if json {
         printer.push(&j)?;

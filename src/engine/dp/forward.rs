@@ -253,6 +253,9 @@ impl DpEngine<'_> {
         let deadline = opts
             .time_limit
             .and_then(|t| std::time::Instant::now().checked_add(t));
+        let budget = opts.memory_limit.unwrap_or(crate::engine::DP_MEMORY_LIMIT);
+        // Bytes of the layers and trails kept for the backward pass.
+        let mut held = 0usize;
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Err(None);
@@ -308,6 +311,23 @@ impl DpEngine<'_> {
                 );
             }
             if keep {
+                held += previous
+                    .pieces
+                    .iter()
+                    .map(|p| {
+                        p.keys.capacity() * std::mem::size_of::<Key>()
+                            + p.counts.capacity() * std::mem::size_of::<C>()
+                    })
+                    .sum::<usize>()
+                    + cell_trails
+                        .iter()
+                        .map(|t| {
+                            t.stretches.capacity() + t.degrees.capacity() + 4 * t.edges.capacity()
+                        })
+                        .sum::<usize>();
+                if held > budget {
+                    return Err(Some(CountError::Memory(budget)));
+                }
                 layers.push(previous);
                 trails.push((cuts, cell_trails));
             } else {

@@ -201,16 +201,31 @@ impl<'p> DpEngine<'p> {
     /// Prepares exact uniform sampling: the forward and backward passes, keeping every
     /// layer's keys, completions and trails (about 30 bytes a state; the empty 10x10 board
     /// has some 1.7e7 states).
+    ///
+    /// Past the DP's memory limit ([`crate::engine::DP_MEMORY_LIMIT`]) this is
+    /// [`CountError::Memory`].
     pub fn sampler(self) -> Result<DpSampler<'p>, CountError> {
+        Ok(self
+            .sampler_within(None)?
+            .expect("without a time limit the forward pass runs to the end"))
+    }
+
+    /// [`DpEngine::sampler`] in at most `time_limit`: `None` when it ran out.
+    pub fn sampler_within(
+        self,
+        time_limit: Option<std::time::Duration>,
+    ) -> Result<Option<DpSampler<'p>>, CountError> {
         let opts = CountOptions {
             per_cell: true,
             parallel: true,
+            time_limit,
             ..CountOptions::default()
         };
-        // Without a time limit the forward pass cannot stop early.
-        let (mut layers, trails, total) = self
-            .forward::<u64>(&opts, Keep::Keys)
-            .map_err(|e| e.unwrap_or(CountError::Overflow))?;
+        let (mut layers, trails, total) = match self.forward::<u64>(&opts, Keep::Keys) {
+            Ok(x) => x,
+            Err(None) => return Ok(None),
+            Err(Some(e)) => return Err(e),
+        };
         let (_, completions, links) = self.marginals(&layers, &trails, true)?;
         for (layer, b) in layers.iter_mut().zip(completions) {
             for (piece, b) in layer.pieces.iter_mut().zip(b) {
@@ -221,13 +236,13 @@ impl<'p> DpEngine<'p> {
             .into_iter()
             .map(|(_, t)| t.into_iter().map(|t| t.edges).collect())
             .collect();
-        Ok(DpSampler {
+        Ok(Some(DpSampler {
             dp: self,
             layers,
             links,
             edges,
             total,
-        })
+        }))
     }
 
     /// Counts layouts, and per-cell counts when `opts.per_cell`, on every core when
