@@ -8,6 +8,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
+use broadside::answer;
 use broadside::format::{self, json::JsonProblem};
 use broadside::generate::{self, GenerateError, GenerateOptions};
 use broadside::logic::Grade;
@@ -115,6 +116,10 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
 
 pub fn convert(input: &Input, to: To) -> Result<bool> {
     let specs = input.problems()?;
+    // Only a well-formed problem is written: the output must read back as what it says.
+    for spec in &specs {
+        answer::build(spec.clone())?;
+    }
     let mut printer = Printer::new(false);
     let w = printer.out();
     for (i, spec) in specs.iter().enumerate() {

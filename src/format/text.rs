@@ -379,7 +379,8 @@ pub fn framed_grid(spec: &ProblemSpec, symbol: impl Fn(usize) -> char) -> String
     }
     for r in 0..d.height {
         if has_rows {
-            out.push_str(&format!("{:>width$}  ", show(spec.rows[r])));
+            // A spec not yet built may have too few counts: the missing show as unknown.
+            out.push_str(&format!("{:>width$}  ", show(spec.row_count(r))));
         }
         let cells: Vec<String> = (0..d.width)
             .map(|c| format!("{:>width$}", symbol(d.index(r, c))))
