@@ -121,18 +121,29 @@ fn clue_for(rng: &mut StdRng, d: Dims, layout: &Layout, cell: usize) -> Clue {
 /// A random small instance with a planted layout: board up to 6x6, random fleet, rules,
 /// some clues and maybe row/column counts, all true of the planted layout.
 pub fn planted(seed: u64) -> Option<(ProblemSpec, Layout)> {
-    planted_with(seed, true, true)
+    planted_with(seed, true, true, 2)
+}
+
+/// [`planted`] on boards from 1 to 6 cells on a side, one- and two-wide boards included, with
+/// polyominoes when `poly` and row/column counts when `counts`.
+pub fn planted_narrow(seed: u64, poly: bool, counts: bool) -> Option<(ProblemSpec, Layout)> {
+    planted_with(seed, poly, counts, 1)
 }
 
 /// A game-like planted instance: straight ships only, no row or column counts, more clues
 /// (water, hits, segments and rocks), as the DP takes them.
 pub fn planted_game(seed: u64) -> Option<(ProblemSpec, Layout)> {
-    planted_with(seed, false, false)
+    planted_with(seed, false, false, 2)
 }
 
-fn planted_with(seed: u64, poly: bool, counts: bool) -> Option<(ProblemSpec, Layout)> {
+fn planted_with(
+    seed: u64,
+    poly: bool,
+    counts: bool,
+    least: usize,
+) -> Option<(ProblemSpec, Layout)> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let d = Dims::new(rng.random_range(2..=6), rng.random_range(2..=6));
+    let d = Dims::new(rng.random_range(least..=6), rng.random_range(least..=6));
     let fleet = random_fleet(&mut rng, poly);
     let rules = if rng.random_range(0..2) == 0 {
         Rules::Touch
@@ -191,6 +202,11 @@ pub fn naive_count_if_small(spec: &ProblemSpec) -> Option<u128> {
 /// Counts layouts by trying every combination of naive placements, with every constraint
 /// checked on the finished layout. Exponential: for tiny instances only.
 pub fn naive_count(spec: &ProblemSpec) -> u128 {
+    naive_counts(spec).0
+}
+
+/// [`naive_count`] with, per cell, the layouts with a ship there.
+pub fn naive_counts(spec: &ProblemSpec) -> (u128, Vec<u128>) {
     let d = spec.dims;
     let mut ships: Vec<(usize, Vec<usize>)> = Vec::new();
     let types: Vec<(usize, Vec<Vec<usize>>)> = spec
@@ -206,6 +222,7 @@ pub fn naive_count(spec: &ProblemSpec) -> u128 {
         from: usize,
         left: usize,
         ships: &mut Vec<(usize, Vec<usize>)>,
+        per_cell: &mut [u128],
     ) -> u128 {
         if ty == types.len() {
             let layout = Layout {
@@ -217,22 +234,30 @@ pub fn naive_count(spec: &ProblemSpec) -> u128 {
                     })
                     .collect(),
             };
-            return broadside::validate::check(spec, &layout).is_ok() as u128;
+            let ok = broadside::validate::check(spec, &layout).is_ok();
+            if ok {
+                for c in layout.cells() {
+                    per_cell[c] += 1;
+                }
+            }
+            return ok as u128;
         }
         if left == 0 {
             let next_left = types.get(ty + 1).map_or(0, |t| t.0);
-            return rec(spec, types, ty + 1, 0, next_left, ships);
+            return rec(spec, types, ty + 1, 0, next_left, ships, per_cell);
         }
         let mut n = 0;
         for i in from..types[ty].1.len() {
             ships.push((ty, types[ty].1[i].clone()));
-            n += rec(spec, types, ty, i + 1, left - 1, ships);
+            n += rec(spec, types, ty, i + 1, left - 1, ships, per_cell);
             ships.pop();
         }
         n
     }
     let first = types.first().map_or(0, |t| t.0);
-    rec(spec, &types, 0, 0, first, &mut ships)
+    let mut per_cell = vec![0; d.cells()];
+    let n = rec(spec, &types, 0, 0, first, &mut ships, &mut per_cell);
+    (n, per_cell)
 }
 
 /// The `.txt` files under `dir`, recursively, sorted.
@@ -257,8 +282,16 @@ pub fn text_files(dir: &str) -> Vec<std::path::PathBuf> {
 /// cells in random order with their true results (sinkings reported by the rule, some misses
 /// as sonar readings when `sonar`).
 pub fn planted_record(seed: u64, sonar: bool) -> Option<(ProblemSpec, Layout)> {
+    record_around(seed, sonar, planted_game(seed)?)
+}
+
+/// Shots with their true results around a planted layout, as [`planted_record`] fires them.
+pub fn record_around(
+    seed: u64,
+    sonar: bool,
+    (mut spec, layout): (ProblemSpec, Layout),
+) -> Option<(ProblemSpec, Layout)> {
     use broadside::{Observations, Shot, ShotResult, Sinking};
-    let (mut spec, layout) = planted_game(seed)?;
     let mut rng = StdRng::seed_from_u64(seed ^ 0x5eed);
     spec.clues.clear();
     let d = spec.dims;
