@@ -59,6 +59,7 @@ pub mod layout;
 pub mod logic;
 pub mod observe;
 pub mod placement;
+pub mod play;
 pub mod problem;
 pub mod rules;
 pub mod sample;

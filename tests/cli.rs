@@ -903,3 +903,77 @@ fn common_external() -> Option<String> {
         None
     }
 }
+
+#[test]
+fn simulate_reports_its_figures_and_writes_games_that_read_back() {
+    let out = std::env::temp_dir().join(format!("broadside-games-{}.jsonl", std::process::id()));
+    let args = [
+        "simulate",
+        "--shooter",
+        "parity",
+        "--games",
+        "50",
+        "--seed",
+        "3",
+        "--size",
+        "6x6",
+        "--fleet",
+        "3 2",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = run(&args, None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in [
+        "mean",
+        "sd",
+        "median",
+        "ci95",
+        "min",
+        "max",
+        "hit_ratio",
+        "games",
+        "seconds_per_game",
+    ] {
+        assert!(!v[key].is_null(), "{key} missing: {v}");
+    }
+    assert_eq!(v["games"], 50);
+    // The same seed, the same games (all but the time).
+    let mut again: serde_json::Value = serde_json::from_str(&stdout(&run(&args, None))).unwrap();
+    let mut first = v.clone();
+    for x in [&mut again, &mut first] {
+        x.as_object_mut().unwrap().remove("seconds_per_game");
+    }
+    assert_eq!(again, first);
+    // Every game written reads back, and its hidden layout fits its shots.
+    let back = run(&["solve", out.to_str().unwrap()], None);
+    assert_eq!(back.status.code(), Some(0), "{}", stderr(&back));
+    assert_eq!(stdout(&back).matches("solved in").count(), 50);
+    let _ = std::fs::remove_file(&out);
+    // Bad requests: exit 2 with the reason.
+    for (args, says) in [
+        (&["simulate", "--shooter", "psychic"][..], "unknown shooter"),
+        (
+            &["simulate", "--shooter", "random", "--games", "0"],
+            "at least one game",
+        ),
+        (
+            &[
+                "simulate",
+                "--shooter",
+                "random",
+                "--size",
+                "3x3",
+                "--fleet",
+                "5",
+            ],
+            "does not fit",
+        ),
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -15,6 +15,7 @@ mod args;
 mod count;
 mod generate;
 mod logic;
+mod play;
 mod probs;
 mod report;
 mod sample;
@@ -149,6 +150,8 @@ enum Command {
     },
     /// Generate puzzles with a unique solution and a minimal set of clues.
     Generate(generate::GenerateArgs),
+    /// Play many games of one shooter against one placer and report the shots they took.
+    Simulate(play::SimulateArgs),
     /// Convert a problem to broadside's text or JSON format.
     Convert {
         #[command(flatten)]
@@ -210,6 +213,7 @@ fn run(cli: Cli) -> Result<bool> {
             time_limit,
         } => sample::validate(&input, sampler, n, seed, samples.as_ref(), json, time_limit),
         Command::Generate(args) => generate::generate(&args),
+        Command::Simulate(args) => play::run(&args),
         Command::Convert { input, to } => generate::convert(&input, to),
     }
 }

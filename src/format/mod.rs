@@ -78,7 +78,11 @@ impl Format {
         if lower.ends_with(".dzn") {
             return Format::Dzn;
         }
-        if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
+        // JSON lines are the external collections' records (which carry "hints"), or
+        // broadside's own JSON problems a line each (as `simulate --out` writes them).
+        if (lower.ends_with(".jsonl") || lower.ends_with(".ndjson"))
+            && (content.contains("\"hints\"") || !content.contains("\"width\""))
+        {
             return Format::Jsonl;
         }
         let trimmed = content.trim_start();

@@ -1,0 +1,164 @@
+//! `broadside simulate`: self-play of one shooter against one placer.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use broadside::format::{self, json::JsonProblem};
+use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, simulate};
+use broadside::{Dims, Fleet, Rules, Sinking};
+
+use super::report::Printer;
+use super::usage;
+
+/// The options of `simulate`.
+#[derive(Args)]
+pub struct SimulateArgs {
+    /// A game file whose board, fleet, rules and sinking rule to play (its shots and clues are
+    /// not used); instead of --size, --fleet, --rules and --sinking.
+    file: Option<String>,
+    /// Who shoots: random, hunt-target, parity or greedy (exact).
+    #[arg(long)]
+    shooter: ShooterKind,
+    /// Who places: uniform (exactly uniform over legal layouts) or sequential.
+    #[arg(long, default_value = "uniform")]
+    placer: PlacerKind,
+    /// How many games.
+    #[arg(long, default_value = "1000")]
+    games: u64,
+    /// The seed: the same seed gives the same games, whatever the number of threads.
+    #[arg(long, default_value = "0")]
+    seed: u64,
+    /// Board size, WxH (default 10x10).
+    #[arg(long, value_name = "WxH")]
+    size: Option<Dims>,
+    /// The fleet (default "5 4 3 3 2").
+    #[arg(long)]
+    fleet: Option<String>,
+    /// touch or no-touch (default touch).
+    #[arg(long)]
+    rules: Option<Rules>,
+    /// How sinkings are reported: none, announced or revealed (default announced).
+    #[arg(long)]
+    sinking: Option<Sinking>,
+    /// Machine-readable output: the summary as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write every game, with its hidden layout as the solution, to this file, a JSON problem
+    /// a line (any command reads it back).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+impl SimulateArgs {
+    fn setup(&self) -> Result<Setup> {
+        let standard = Setup::standard();
+        if let Some(file) = &self.file {
+            if self.size.is_some()
+                || self.fleet.is_some()
+                || self.rules.is_some()
+                || self.sinking.is_some()
+            {
+                return Err(usage(
+                    "a game file gives the board, fleet, rules and sinking: give it or the options, not both",
+                ));
+            }
+            let text = std::fs::read_to_string(file).map_err(|e| usage(format!("{file}: {e}")))?;
+            let mut specs = format::read(file, &text).map_err(broadside::Error::from)?;
+            if specs.len() != 1 {
+                return Err(usage("simulate takes a single game file"));
+            }
+            let spec = specs.remove(0);
+            return Ok(Setup {
+                dims: spec.dims,
+                fleet: spec.fleet,
+                rules: spec.rules,
+                sinking: spec.observations.sinking,
+            });
+        }
+        let fleet = match &self.fleet {
+            Some(f) => Fleet::parse(f, &[]).map_err(|e| usage(format!("--fleet: {e}")))?,
+            None => standard.fleet,
+        };
+        Ok(Setup {
+            dims: self
+                .size
+                .unwrap_or(standard.dims)
+                .supported()
+                .map_err(broadside::Error::from)?,
+            fleet,
+            rules: self.rules.unwrap_or(standard.rules),
+            sinking: self.sinking.unwrap_or(standard.sinking),
+        })
+    }
+}
+
+pub fn run(args: &SimulateArgs) -> Result<bool> {
+    let sim = Simulation {
+        setup: args.setup()?,
+        shooter: args.shooter,
+        placer: args.placer,
+        games: args.games,
+        seed: args.seed,
+    };
+    // A bar on long runs at a terminal; nothing in a pipe or a log.
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(sim.games)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let (summary, played) = simulate(&sim, &|done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    if let Some(path) = &args.out {
+        let mut f = std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        );
+        for p in &played {
+            writeln!(
+                f,
+                "{}",
+                serde_json::to_string(&JsonProblem::from_spec(&p.record))?
+            )?;
+        }
+        f.flush()?;
+    }
+    let mut printer = Printer::new(args.json);
+    if args.json {
+        printer.push(&summary)?;
+    } else {
+        let s = &summary;
+        let setup = &sim.setup;
+        let w = printer.out();
+        writeln!(
+            w,
+            "{} against the {} placer, {} {} {}, sinking {}: {} games",
+            s.shooter,
+            s.placer,
+            setup.dims,
+            setup.fleet.describe(),
+            setup.rules,
+            setup.sinking,
+            s.games
+        )?;
+        writeln!(
+            w,
+            "  mean {:.2} shots (95% CI {:.2} to {:.2}), sd {:.2}, median {}, min {}, max {}",
+            s.mean, s.ci95[0], s.ci95[1], s.sd, s.median, s.min, s.max
+        )?;
+        writeln!(
+            w,
+            "  hit ratio {:.4}, {:.3} ms per game",
+            s.hit_ratio,
+            s.seconds_per_game * 1e3
+        )?;
+    }
+    printer.finish()?;
+    Ok(true)
+}

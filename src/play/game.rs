@@ -1,0 +1,169 @@
+//! One game: a hidden layout, the shots fired at it, and what each reported under the game's
+//! sinking rule.
+
+use crate::fleet::Fleet;
+use crate::geom::Dims;
+use crate::layout::Layout;
+use crate::observe::{Observations, Shot, ShotResult, Sinking};
+use crate::problem::ProblemSpec;
+use crate::rules::Rules;
+
+/// The rules of a game: board, fleet, whether ships may touch, how sinkings are reported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The board.
+    pub dims: Dims,
+    /// The fleet.
+    pub fleet: Fleet,
+    /// Whether ships may touch.
+    pub rules: Rules,
+    /// How sinkings are reported.
+    pub sinking: Sinking,
+}
+
+impl Setup {
+    /// The standard game: 10x10, {5,4,3,3,2}, ships may touch, the type of a sunk ship
+    /// announced.
+    pub fn standard() -> Setup {
+        Setup {
+            dims: Dims::new(10, 10),
+            fleet: Fleet::straight(&[5, 4, 3, 3, 2]),
+            rules: Rules::Touch,
+            sinking: Sinking::Announced,
+        }
+    }
+
+    /// The empty board of this game as a problem (no shots yet).
+    pub fn empty(&self) -> ProblemSpec {
+        let mut spec = ProblemSpec::empty(self.dims, self.fleet.clone(), self.rules);
+        spec.observations.sinking = self.sinking;
+        spec
+    }
+}
+
+/// A game in progress: the hidden layout and the shots so far.
+#[derive(Clone, Debug)]
+pub struct Game {
+    setup: Setup,
+    layout: Layout,
+    /// Per cell: the index of the ship covering it.
+    owner: Vec<Option<usize>>,
+    /// Per ship: its cells not yet hit.
+    afloat: Vec<usize>,
+    shots: Vec<Shot>,
+    fired: Vec<bool>,
+    hits: usize,
+    ship_cells: usize,
+}
+
+impl Game {
+    /// A game against `layout`, a layout of `setup`'s fleet on its board.
+    pub fn new(setup: Setup, layout: Layout) -> Game {
+        let d = setup.dims;
+        let mut owner = vec![None; d.cells()];
+        for (i, s) in layout.ships.iter().enumerate() {
+            for &c in &s.cells {
+                owner[c] = Some(i);
+            }
+        }
+        let afloat = layout.ships.iter().map(|s| s.cells.len()).collect();
+        let ship_cells = layout.ships.iter().map(|s| s.cells.len()).sum();
+        Game {
+            owner,
+            afloat,
+            shots: Vec::new(),
+            fired: vec![false; d.cells()],
+            hits: 0,
+            ship_cells,
+            setup,
+            layout,
+        }
+    }
+
+    /// Fires at `cell` and says what the shot reported. A cell fired at before reports what
+    /// it did then, and is not recorded again.
+    pub fn fire(&mut self, cell: usize) -> ShotResult {
+        if self.fired[cell] {
+            return self
+                .shots
+                .iter()
+                .find(|s| s.cell == cell)
+                .map(|s| s.result.clone())
+                .unwrap_or(ShotResult::Miss);
+        }
+        self.fired[cell] = true;
+        let result = match self.owner[cell] {
+            None => ShotResult::Miss,
+            Some(i) => {
+                self.hits += 1;
+                self.afloat[i] -= 1;
+                let ship = &self.layout.ships[i];
+                match (self.afloat[i], self.setup.sinking) {
+                    (0, Sinking::Announced) => ShotResult::Sunk {
+                        ty: ship.ty,
+                        cells: Vec::new(),
+                    },
+                    (0, Sinking::Revealed) => ShotResult::Sunk {
+                        ty: ship.ty,
+                        cells: ship.cells.clone(),
+                    },
+                    _ => ShotResult::Hit,
+                }
+            }
+        };
+        self.shots.push(Shot {
+            cell,
+            result: result.clone(),
+        });
+        result
+    }
+
+    /// Whether every ship cell has been hit.
+    pub fn is_over(&self) -> bool {
+        self.hits == self.ship_cells
+    }
+
+    /// The shots so far, in order.
+    pub fn shots(&self) -> &[Shot] {
+        &self.shots
+    }
+
+    /// Whether `cell` has been fired at.
+    pub fn fired(&self, cell: usize) -> bool {
+        self.fired[cell]
+    }
+
+    /// Hits so far.
+    pub fn hits(&self) -> usize {
+        self.hits
+    }
+
+    /// The game's rules.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The hidden layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// What the shooter knows, as a problem every engine reads: the empty board with the shots
+    /// as a game record. Write it with [`crate::format::text::print`] to replay the position
+    /// with `broadside probs`.
+    pub fn record(&self) -> ProblemSpec {
+        let mut spec = self.setup.empty();
+        spec.observations = Observations {
+            sinking: self.setup.sinking,
+            shots: self.shots.clone(),
+        };
+        spec
+    }
+
+    /// [`Game::record`] with the hidden layout as its recorded solution: the whole game.
+    pub fn record_with_layout(&self) -> ProblemSpec {
+        let mut spec = self.record();
+        spec.solution = Some(self.layout.clone());
+        spec
+    }
+}

@@ -1,0 +1,40 @@
+//! Playing: games against a hidden layout, shooters and placers from the literature, and
+//! self-play simulations with their statistics.
+//!
+//! - [`Game`] holds a hidden layout and the shots fired at it, reporting each under the game's
+//!   sinking rule; [`Game::record`] is the position as a game record any engine reads, so a
+//!   position of a simulated game can be replayed into `broadside probs`.
+//! - [`Shooter`] picks the next cell; [`ShooterKind`] names the ones broadside has.
+//! - [`Placer`] hides the fleet; [`PlacerKind`] names the placers.
+//! - [`simulate`] plays many games on every core, reproducibly from a seed, and gives a
+//!   [`Summary`] of the shots they took.
+//!
+//! ```
+//! use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, simulate};
+//! use broadside::{Dims, Fleet, Rules, Sinking};
+//! let sim = Simulation {
+//!     setup: Setup {
+//!         dims: Dims::new(5, 5),
+//!         fleet: Fleet::straight(&[3, 2]),
+//!         rules: Rules::NoTouch,
+//!         sinking: Sinking::Announced,
+//!     },
+//!     shooter: ShooterKind::HuntTarget,
+//!     placer: PlacerKind::Uniform,
+//!     games: 200,
+//!     seed: 7,
+//! };
+//! let (summary, games) = simulate(&sim, &|_| {}).unwrap();
+//! assert_eq!(games.len(), 200);
+//! assert!(summary.min >= 5 && summary.max <= 25);
+//! ```
+
+mod game;
+mod placer;
+mod shooter;
+mod simulate;
+
+pub use game::{Game, Setup};
+pub use placer::{Placer, PlacerKind, empty_board};
+pub use shooter::{Shooter, ShooterKind};
+pub use simulate::{Played, Simulation, Summary, play, simulate};

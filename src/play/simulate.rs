@@ -1,0 +1,180 @@
+//! Self-play: many games of one shooter against one placer, and their statistics.
+//!
+//! Game `i`'s hidden layout and its shooter's choices come from RNGs derived from the seed and
+//! `i` alone, so a seed gives the same games whatever the number of threads. Layouts are drawn
+//! first, in order; the games are then played in parallel on every core.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::game::{Game, Setup};
+use super::placer::{Placer, PlacerKind, empty_board};
+use super::shooter::ShooterKind;
+use crate::error::Error;
+use crate::problem::ProblemSpec;
+use crate::sample::SampleError;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    /// The game's rules.
+    pub setup: Setup,
+    /// Who shoots.
+    pub shooter: ShooterKind,
+    /// Who places.
+    pub placer: PlacerKind,
+    /// How many games.
+    pub games: u64,
+    /// The seed every game's randomness derives from.
+    pub seed: u64,
+}
+
+/// One game played.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// Shots to sink the whole fleet.
+    pub shots: usize,
+    /// The game as a record, with the hidden layout as its solution.
+    pub record: ProblemSpec,
+}
+
+/// The statistics of a simulation: shots per game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// The shooter.
+    pub shooter: ShooterKind,
+    /// The placer.
+    pub placer: PlacerKind,
+    /// Games played.
+    pub games: u64,
+    /// Mean shots per game.
+    pub mean: f64,
+    /// Their standard deviation.
+    pub sd: f64,
+    /// Their median.
+    pub median: f64,
+    /// The 95% confidence interval of the mean (normal approximation).
+    pub ci95: [f64; 2],
+    /// The fewest shots.
+    pub min: usize,
+    /// The most shots.
+    pub max: usize,
+    /// Hits over shots, all games together.
+    pub hit_ratio: f64,
+    /// Wall time per game.
+    pub seconds_per_game: f64,
+}
+
+/// The RNG of stream `k` of game `i`: SplitMix64 over the seed, the game and the stream.
+fn rng_for(seed: u64, i: u64, k: u64) -> StdRng {
+    let mut z =
+        seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ k.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    StdRng::seed_from_u64(z ^ (z >> 31))
+}
+
+/// Plays one game of `shooter` against `game`'s hidden layout to the end.
+pub fn play(game: &mut Game, shooter: ShooterKind, rng: &mut StdRng) -> usize {
+    let mut s = shooter.shooter();
+    let cells = game.setup().dims.cells();
+    // Every shooter picks a cell not fired at, so a game ends within the board's cells.
+    for _ in 0..cells {
+        if game.is_over() {
+            break;
+        }
+        let cell = s.choose(game.setup(), game.shots(), rng);
+        game.fire(cell);
+    }
+    game.shots().len()
+}
+
+/// Plays the games of `sim`, calling `progress` with the games done so far.
+pub fn simulate(
+    sim: &Simulation,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Summary, Vec<Played>), Error> {
+    if sim.games == 0 {
+        return Err(Error::Request("there must be at least one game".into()));
+    }
+    let start = Instant::now();
+    let empty = empty_board(&sim.setup)?;
+    let mut placer = Placer::new(sim.placer, &empty).map_err(|e| match e {
+        Error::Sample(SampleError::NoLayout) => Error::Request(format!(
+            "the fleet {} does not fit on a {} board under the {} rule",
+            sim.setup.fleet.describe(),
+            sim.setup.dims,
+            sim.setup.rules
+        )),
+        e => e,
+    })?;
+    let layouts = (0..sim.games)
+        .map(|i| {
+            placer.place(&mut rng_for(sim.seed, i, 0)).ok_or_else(|| {
+                Error::Request(format!(
+                    "the {} placer could not place the fleet (it is too tight for it)",
+                    sim.placer
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let done = AtomicU64::new(0);
+    let played: Vec<Played> = layouts
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, layout)| {
+            let mut game = Game::new(sim.setup.clone(), layout);
+            let shots = play(&mut game, sim.shooter, &mut rng_for(sim.seed, i as u64, 1));
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            Played {
+                shots,
+                record: game.record_with_layout(),
+            }
+        })
+        .collect();
+    let seconds = start.elapsed().as_secs_f64();
+    Ok((summarize(sim, &played, seconds), played))
+}
+
+fn summarize(sim: &Simulation, played: &[Played], seconds: f64) -> Summary {
+    let n = played.len() as f64;
+    let mut shots: Vec<usize> = played.iter().map(|p| p.shots).collect();
+    shots.sort_unstable();
+    let mean = shots.iter().sum::<usize>() as f64 / n;
+    let var = if shots.len() > 1 {
+        shots
+            .iter()
+            .map(|&s| (s as f64 - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1.0)
+    } else {
+        0.0
+    };
+    let sd = var.sqrt();
+    let half = 1.96 * sd / n.sqrt();
+    let mid = shots.len() / 2;
+    let median = if shots.len() % 2 == 1 {
+        shots[mid] as f64
+    } else {
+        (shots[mid - 1] + shots[mid]) as f64 / 2.0
+    };
+    let hits = sim.setup.fleet.cell_count() as f64 * n;
+    Summary {
+        shooter: sim.shooter,
+        placer: sim.placer,
+        games: played.len() as u64,
+        mean,
+        sd,
+        median,
+        ci95: [mean - half, mean + half],
+        min: shots[0],
+        max: shots[shots.len() - 1],
+        hit_ratio: hits / shots.iter().sum::<usize>() as f64,
+        seconds_per_game: seconds / n,
+    }
+}
