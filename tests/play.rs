@@ -45,6 +45,8 @@ fn every_game_ends_sunk_and_its_record_is_true() {
         ShooterKind::Random,
         ShooterKind::HuntTarget,
         ShooterKind::Parity,
+        ShooterKind::Checkerboard,
+        ShooterKind::Density,
         ShooterKind::Greedy,
     ] {
         for sinking in [Sinking::None, Sinking::Announced, Sinking::Revealed] {

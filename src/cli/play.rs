@@ -20,7 +20,7 @@ pub struct SimulateArgs {
     /// A game file whose board, fleet, rules and sinking rule to play (its shots and clues are
     /// not used); instead of --size, --fleet, --rules and --sinking.
     file: Option<String>,
-    /// Who shoots: random, hunt-target, parity or greedy (exact).
+    /// Who shoots: random, hunt-target, parity, checkerboard, density or greedy (exact).
     #[arg(long)]
     shooter: ShooterKind,
     /// Who places: uniform (exactly uniform over legal layouts) or sequential.

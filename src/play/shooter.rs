@@ -6,6 +6,11 @@
 //!   and once two hits line up, along their line (001's Human-like, 002's RNB).
 //! - [`ShooterKind::Parity`]: hunt-target, hunting only on one colour of a checkerboard, chosen
 //!   at random per game (001's Even).
+//! - [`ShooterKind::Checkerboard`]: hunt-target hunting on one checkerboard colour in four
+//!   passes, a sparse lattice first, after a random offset (002's CB, its figure 4).
+//! - [`ShooterKind::Density`]: 004's probability matrix: each afloat ship slid over every
+//!   position the shots allow, one ship at a time, and a cell of most positions shot; after a
+//!   hit, only positions through the wounded cells count ("finishing").
 //! - [`ShooterKind::Greedy`]: fires at a cell of highest exact probability of a ship, given
 //!   every shot so far and the sinking rule (001's Heat-map), ties broken at random.
 
@@ -34,6 +39,10 @@ pub enum ShooterKind {
     HuntTarget,
     /// Hunt-target, hunting on one checkerboard colour.
     Parity,
+    /// Hunt-target, hunting on one colour in four passes.
+    Checkerboard,
+    /// The probability matrix of ships slid one at a time.
+    Density,
     /// A cell of highest exact probability.
     Greedy,
 }
@@ -45,11 +54,13 @@ impl std::str::FromStr for ShooterKind {
             "random" => Ok(ShooterKind::Random),
             "hunt-target" => Ok(ShooterKind::HuntTarget),
             "parity" => Ok(ShooterKind::Parity),
+            "checkerboard" => Ok(ShooterKind::Checkerboard),
+            "density" => Ok(ShooterKind::Density),
             "greedy" => Ok(ShooterKind::Greedy),
             _ => Err(UnknownChoice::new(
                 "shooter",
                 s,
-                "random, hunt-target, parity or greedy",
+                "random, hunt-target, parity, checkerboard, density or greedy",
             )),
         }
     }
@@ -61,6 +72,8 @@ impl std::fmt::Display for ShooterKind {
             ShooterKind::Random => "random",
             ShooterKind::HuntTarget => "hunt-target",
             ShooterKind::Parity => "parity",
+            ShooterKind::Checkerboard => "checkerboard",
+            ShooterKind::Density => "density",
             ShooterKind::Greedy => "greedy",
         })
     }
@@ -70,9 +83,20 @@ impl ShooterKind {
     /// A fresh shooter for one game.
     pub fn shooter(self) -> Box<dyn Shooter> {
         match self {
-            ShooterKind::Random => Box::new(Random),
-            ShooterKind::HuntTarget => Box::new(HuntTarget { colour: None }),
-            ShooterKind::Parity => Box::new(HuntTarget { colour: Some(None) }),
+            ShooterKind::Random => Box::new(Random { order: Vec::new() }),
+            ShooterKind::HuntTarget => Box::new(HuntTarget {
+                hunt: Hunt::Any,
+                offset: None,
+            }),
+            ShooterKind::Parity => Box::new(HuntTarget {
+                hunt: Hunt::Colour,
+                offset: None,
+            }),
+            ShooterKind::Checkerboard => Box::new(HuntTarget {
+                hunt: Hunt::Passes,
+                offset: None,
+            }),
+            ShooterKind::Density => Box::new(Density { places: Vec::new() }),
             ShooterKind::Greedy => Box::new(Greedy),
         }
     }
@@ -92,18 +116,59 @@ fn open(setup: &Setup, shots: &[Shot]) -> Vec<usize> {
     (0..setup.dims.cells()).filter(|&c| !fired[c]).collect()
 }
 
-struct Random;
+/// The cells in a random order, drawn at the first shot; each shot takes the next not fired.
+struct Random {
+    order: Vec<usize>,
+}
 
 impl Shooter for Random {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        if self.order.is_empty() && shots.is_empty() {
+            self.order = (0..setup.dims.cells()).collect();
+            for i in (1..self.order.len()).rev() {
+                self.order.swap(i, rng.random_range(0..=i));
+            }
+        }
+        let fired = |c: usize| shots.iter().any(|s| s.cell == c);
+        while let Some(c) = self.order.pop() {
+            if !fired(c) {
+                return c;
+            }
+        }
+        // Shots this shooter did not fire (a game handed over mid-way): any open cell.
         any(&open(setup, shots), rng)
     }
 }
 
-/// Hunt-target, hunting on every cell (`colour: None`) or on one checkerboard colour, drawn at
-/// the first shot (`Some(None)` until then).
+/// Where hunt-target hunts when no hit is open.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hunt {
+    /// Anywhere.
+    Any,
+    /// On one colour of a checkerboard.
+    Colour,
+    /// On one colour, in 002's four passes.
+    Passes,
+}
+
+/// Hunt-target; `offset` is drawn at the first shot (row and column shifts, 0 to 3).
 struct HuntTarget {
-    colour: Option<Option<usize>>,
+    hunt: Hunt,
+    offset: Option<(usize, usize)>,
+}
+
+/// Which of 002's checkerboard passes (0 for A to 3 for D) a cell is in, after shifting it by
+/// `offset`; `None` for the other colour. A holds every fourth diagonal on even rows, then B,
+/// C and D fill in between (its figure 4).
+fn pass(r: usize, c: usize, offset: (usize, usize)) -> Option<usize> {
+    let (r, c) = (r + offset.0, c + offset.1);
+    match ((r + c) % 4, r % 2) {
+        (1, 0) => Some(0),
+        (3, 1) => Some(1),
+        (3, 0) => Some(2),
+        (1, 1) => Some(3),
+        _ => None,
+    }
 }
 
 /// What a hunter knows of each cell.
@@ -201,21 +266,27 @@ impl Shooter for HuntTarget {
         }
         // Hunt.
         let open: Vec<usize> = (0..d.cells()).filter(|&x| m[x] == Mark::Open).collect();
-        if let Some(colour) = &mut self.colour {
-            let colour = *colour.get_or_insert_with(|| rng.random_range(0..2));
-            let on: Vec<usize> = open
+        let offset = *self
+            .offset
+            .get_or_insert_with(|| (rng.random_range(0..4), rng.random_range(0..4)));
+        let class = |x: usize| {
+            let (r, c) = d.row_col(x);
+            match self.hunt {
+                Hunt::Any => Some(0),
+                Hunt::Colour => ((r + c + offset.0) % 2 == 1).then_some(0),
+                Hunt::Passes => pass(r, c, offset),
+            }
+        };
+        let first = open.iter().filter_map(|&x| class(x)).min();
+        let on: Vec<usize> = match first {
+            Some(p) => open
                 .iter()
                 .copied()
-                .filter(|&x| {
-                    let (r, c) = d.row_col(x);
-                    (r + c) % 2 == colour
-                })
-                .collect();
-            if !on.is_empty() {
-                return any(&on, rng);
-            }
-        }
-        any(&open, rng)
+                .filter(|&x| class(x) == Some(p))
+                .collect(),
+            None => open,
+        };
+        any(&on, rng)
     }
 }
 
@@ -238,6 +309,77 @@ impl Shooter for Greedy {
         if best.is_empty() {
             return any(&open(setup, shots), rng);
         }
+        any(&best, rng)
+    }
+}
+
+/// 004's probability matrix. `places` holds, per ship type, every position of its shape on
+/// the board, computed at the first shot.
+struct Density {
+    places: Vec<Vec<Vec<usize>>>,
+}
+
+impl Shooter for Density {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        let d = setup.dims;
+        if self.places.is_empty() {
+            self.places = setup
+                .fleet
+                .types()
+                .iter()
+                .enumerate()
+                .map(|(ty, t)| {
+                    crate::placement::Placement::all(d, ty, &t.shape)
+                        .map(|p| p.cells)
+                        .collect()
+                })
+                .collect();
+        }
+        let m = marks(setup, shots);
+        // Ships afloat per type: the fleet less the sinkings reported.
+        let mut afloat: Vec<usize> = setup.fleet.types().iter().map(|t| t.count).collect();
+        for s in shots {
+            if let ShotResult::Sunk { ty, .. } = s.result {
+                afloat[ty] = afloat[ty].saturating_sub(1);
+            }
+        }
+        let wounded: Vec<usize> = (0..d.cells()).filter(|&x| m[x] == Mark::Wounded).collect();
+        // Finishing first: only positions through wounded cells, the more the better; where
+        // none fits (a sinking taken for the wrong cells), hunting over every position.
+        let mut weight = vec![0u64; d.cells()];
+        for finishing in [!wounded.is_empty(), false] {
+            for (ty, places) in self.places.iter().enumerate() {
+                if afloat[ty] == 0 {
+                    continue;
+                }
+                for cells in places {
+                    if cells
+                        .iter()
+                        .any(|&c| matches!(m[c], Mark::Miss | Mark::Sunk))
+                    {
+                        continue;
+                    }
+                    let through = cells.iter().filter(|c| wounded.contains(c)).count() as u64;
+                    if finishing && through == 0 {
+                        continue;
+                    }
+                    let w = afloat[ty] as u64 * if finishing { through } else { 1 };
+                    for &c in cells {
+                        if m[c] == Mark::Open {
+                            weight[c] += w;
+                        }
+                    }
+                }
+            }
+            if weight.iter().any(|&w| w > 0) {
+                break;
+            }
+        }
+        let top = weight.iter().copied().max().unwrap_or(0);
+        if top == 0 {
+            return any(&open(setup, shots), rng);
+        }
+        let best: Vec<usize> = (0..d.cells()).filter(|&c| weight[c] == top).collect();
         any(&best, rng)
     }
 }
