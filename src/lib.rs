@@ -30,7 +30,8 @@
 //! - The jobs built on them: [`heat`] (hit probabilities and heat maps), [`diagnose`] (why
 //!   no layout fits), [`logic`] (the human-style logical solver, one file per rule tier),
 //!   [`sample`] (uniform and biased samplers), [`judge`] (a sampler measured against the exact
-//!   answer), [`generate`] (puzzles with a unique solution).
+//!   answer), [`generate`] (puzzles with a unique solution), [`play`] (games, shooters, placers
+//!   and self-play).
 //! - The questions, answered as typed reports: [`answer`] (solve, count, probs, best, explain,
 //!   grade; their JSON is `docs/JSON.md`), with [`Error`] ([`error`]) for what cannot be
 //!   answered.
