@@ -15,7 +15,7 @@
 //! on each placement ([`ShotFacts::allows`]), and sonar's "some ship cell at distance exactly
 //! `d`" is a set of cells of which at least one holds a ship ([`ShotFacts::any_of`]).
 
-use crate::choice::UnknownChoice;
+use crate::choice::named_choices;
 use crate::clue::Clue;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
@@ -32,31 +32,11 @@ pub enum Sinking {
     Revealed,
 }
 
-impl std::fmt::Display for Sinking {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Sinking::None => "none",
-            Sinking::Announced => "announced",
-            Sinking::Revealed => "revealed",
-        })
-    }
-}
-
-impl std::str::FromStr for Sinking {
-    type Err = UnknownChoice;
-    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        match s.trim() {
-            "none" => Ok(Sinking::None),
-            "announced" => Ok(Sinking::Announced),
-            "revealed" => Ok(Sinking::Revealed),
-            _ => Err(UnknownChoice::new(
-                "sinking",
-                s,
-                "none, announced or revealed",
-            )),
-        }
-    }
-}
+named_choices!(Sinking, "sinking", {
+    Sinking::None => "none",
+    Sinking::Announced => "announced",
+    Sinking::Revealed => "revealed",
+});
 
 /// What a shot reported.
 #[derive(Clone, Debug, PartialEq, Eq)]

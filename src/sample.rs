@@ -28,7 +28,7 @@
 use rand::{Rng, RngExt};
 use serde::Serialize;
 
-use crate::choice::UnknownChoice;
+use crate::choice::named_choices;
 use crate::engine::{CountError, DescentSampler, DpEngine, DpSampler};
 use crate::heat::HeatMap;
 use crate::layout::{Layout, Ship};
@@ -78,22 +78,12 @@ pub enum SamplerKind {
     Weighted,
 }
 
-impl std::str::FromStr for SamplerKind {
-    type Err = UnknownChoice;
-    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        match s {
-            "uniform" => Ok(SamplerKind::Uniform),
-            "rejection" => Ok(SamplerKind::Rejection),
-            "sequential" => Ok(SamplerKind::Sequential),
-            "weighted" => Ok(SamplerKind::Weighted),
-            _ => Err(UnknownChoice::new(
-                "sampler",
-                s,
-                "uniform, rejection, sequential or weighted",
-            )),
-        }
-    }
-}
+named_choices!(SamplerKind, "sampler", {
+    SamplerKind::Uniform => "uniform",
+    SamplerKind::Rejection => "rejection",
+    SamplerKind::Sequential => "sequential",
+    SamplerKind::Weighted => "weighted",
+});
 
 /// How the exact-uniform sampler draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,7 +16,7 @@ pub use dp::{DpEngine, DpSampler, DpUnsupported};
 pub use enumerate::{DescentSampler, Enumerator, Solutions};
 pub use sat::{Encoding, SatEngine};
 
-use crate::choice::UnknownChoice;
+use crate::choice::named_choices;
 
 use std::time::{Duration, Instant};
 
@@ -87,15 +87,11 @@ pub enum EngineKind {
     Dp,
 }
 
-impl std::fmt::Display for EngineKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            EngineKind::Enum => "enum",
-            EngineKind::Sat => "sat",
-            EngineKind::Dp => "dp",
-        })
-    }
-}
+named_choices!(EngineKind, "engine", {
+    EngineKind::Enum => "enum",
+    EngineKind::Sat => "sat",
+    EngineKind::Dp => "dp",
+});
 
 /// A count that could not be given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -130,18 +126,12 @@ pub enum Engine {
     Dp,
 }
 
-impl std::str::FromStr for Engine {
-    type Err = UnknownChoice;
-    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        match s {
-            "auto" => Ok(Engine::Auto),
-            "enum" => Ok(Engine::Enum),
-            "sat" => Ok(Engine::Sat),
-            "dp" => Ok(Engine::Dp),
-            _ => Err(UnknownChoice::new("engine", s, "auto, enum, sat or dp")),
-        }
-    }
-}
+named_choices!(Engine, "engine", {
+    Engine::Auto => "auto",
+    Engine::Enum => "enum",
+    Engine::Sat => "sat",
+    Engine::Dp => "dp",
+});
 
 impl Engine {
     /// The engine that [`Engine::solve`] runs: the DP cannot solve, so `auto` and `dp` solve

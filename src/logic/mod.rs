@@ -34,7 +34,7 @@ mod fleet;
 mod overlap;
 mod solver;
 
-use crate::choice::UnknownChoice;
+use crate::choice::named_choices;
 use crate::problem::Problem;
 use crate::rules::Rules;
 
@@ -81,33 +81,12 @@ impl Grade {
     }
 }
 
-impl std::fmt::Display for Grade {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Grade::Easy => "easy",
-            Grade::Medium => "medium",
-            Grade::Hard => "hard",
-            Grade::Extreme => "extreme",
-        })
-    }
-}
-
-impl std::str::FromStr for Grade {
-    type Err = UnknownChoice;
-    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        match s {
-            "easy" => Ok(Grade::Easy),
-            "medium" => Ok(Grade::Medium),
-            "hard" => Ok(Grade::Hard),
-            "extreme" => Ok(Grade::Extreme),
-            _ => Err(UnknownChoice::new(
-                "grade",
-                s,
-                "easy, medium, hard or extreme",
-            )),
-        }
-    }
-}
+named_choices!(Grade, "grade", {
+    Grade::Easy => "easy",
+    Grade::Medium => "medium",
+    Grade::Hard => "hard",
+    Grade::Extreme => "extreme",
+});
 
 /// One deduction: the rule, its tier, the cells it decided, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 use rand::rngs::StdRng;
 
 use super::game::Setup;
-use crate::choice::UnknownChoice;
+use crate::choice::named_choices;
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::problem::Problem;
@@ -25,25 +25,10 @@ pub enum PlacerKind {
     Sequential,
 }
 
-impl std::str::FromStr for PlacerKind {
-    type Err = UnknownChoice;
-    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        match s {
-            "uniform" => Ok(PlacerKind::Uniform),
-            "sequential" => Ok(PlacerKind::Sequential),
-            _ => Err(UnknownChoice::new("placer", s, "uniform or sequential")),
-        }
-    }
-}
-
-impl std::fmt::Display for PlacerKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            PlacerKind::Uniform => "uniform",
-            PlacerKind::Sequential => "sequential",
-        })
-    }
-}
+named_choices!(PlacerKind, "placer", {
+    PlacerKind::Uniform => "uniform",
+    PlacerKind::Sequential => "sequential",
+});
 
 /// Hidden layouts for the games of one setup.
 pub struct Placer<'p> {

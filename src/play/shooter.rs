@@ -18,7 +18,7 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 
 use super::game::Setup;
-use crate::choice::UnknownChoice;
+use crate::choice::named_choices;
 use crate::engine::Engine;
 use crate::heat::HeatMap;
 use crate::observe::{Observations, Shot, ShotResult, Sinking};
@@ -47,37 +47,14 @@ pub enum ShooterKind {
     Greedy,
 }
 
-impl std::str::FromStr for ShooterKind {
-    type Err = UnknownChoice;
-    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        match s {
-            "random" => Ok(ShooterKind::Random),
-            "hunt-target" => Ok(ShooterKind::HuntTarget),
-            "parity" => Ok(ShooterKind::Parity),
-            "checkerboard" => Ok(ShooterKind::Checkerboard),
-            "density" => Ok(ShooterKind::Density),
-            "greedy" => Ok(ShooterKind::Greedy),
-            _ => Err(UnknownChoice::new(
-                "shooter",
-                s,
-                "random, hunt-target, parity, checkerboard, density or greedy",
-            )),
-        }
-    }
-}
-
-impl std::fmt::Display for ShooterKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ShooterKind::Random => "random",
-            ShooterKind::HuntTarget => "hunt-target",
-            ShooterKind::Parity => "parity",
-            ShooterKind::Checkerboard => "checkerboard",
-            ShooterKind::Density => "density",
-            ShooterKind::Greedy => "greedy",
-        })
-    }
-}
+named_choices!(ShooterKind, "shooter", {
+    ShooterKind::Random => "random",
+    ShooterKind::HuntTarget => "hunt-target",
+    ShooterKind::Parity => "parity",
+    ShooterKind::Checkerboard => "checkerboard",
+    ShooterKind::Density => "density",
+    ShooterKind::Greedy => "greedy",
+});
 
 impl ShooterKind {
     /// A fresh shooter for one game.
