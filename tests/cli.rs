@@ -977,3 +977,20 @@ fn simulate_reports_its_figures_and_writes_games_that_read_back() {
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn match_reports_the_first_sides_win_rate() {
+    let o = run(
+        &[
+            "match", "parity", "random", "--games", "200", "--seed", "2", "--size", "6x6",
+            "--fleet", "3 2", "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rate = v["win_rate"].as_f64().unwrap();
+    assert!(rate > 0.8 && rate <= 1.0, "{v}");
+    assert!(v["ci95"][0].as_f64().unwrap() <= rate && rate <= v["ci95"][1].as_f64().unwrap());
+    assert_eq!(v["games"], 200);
+}

@@ -125,3 +125,43 @@ fn shooters_rank_as_in_the_literature() {
         r.mean
     );
 }
+
+#[test]
+fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
+    use broadside::play::{Side, play_match};
+    let setup = sim(8, 8, &[4, 3, 2], Rules::Touch, ShooterKind::Random).setup;
+    let side = |shooter| Side {
+        shooter,
+        placer: PlacerKind::Uniform,
+    };
+    // A side against itself: each wins the pairs it needs fewer shots in, as often as not.
+    let even = play_match(
+        &setup,
+        side(ShooterKind::Parity),
+        side(ShooterKind::Parity),
+        1500,
+        5,
+    )
+    .unwrap();
+    assert_eq!(even.games, 3000);
+    assert!(even.ci95[0] <= 0.5 && 0.5 <= even.ci95[1], "{even:?}");
+    let m = play_match(
+        &setup,
+        side(ShooterKind::Density),
+        side(ShooterKind::Random),
+        500,
+        5,
+    )
+    .unwrap();
+    assert!(m.ci95[0] > 0.9 && m.mean_shots_a < m.mean_shots_b, "{m:?}");
+    // Swapping the sides swaps the result.
+    let back = play_match(
+        &setup,
+        side(ShooterKind::Random),
+        side(ShooterKind::Density),
+        500,
+        5,
+    )
+    .unwrap();
+    assert!(back.ci95[1] < 0.1, "{back:?}");
+}

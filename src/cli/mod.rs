@@ -152,6 +152,9 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Play many games of one shooter against one placer and report the shots they took.
     Simulate(play::SimulateArgs),
+    /// Two shooters against each other, taking turns, on paired boards: who sinks the other's
+    /// fleet first.
+    Match(play::MatchArgs),
     /// Convert a problem to broadside's text or JSON format.
     Convert {
         #[command(flatten)]
@@ -214,6 +217,7 @@ fn run(cli: Cli) -> Result<bool> {
         } => sample::validate(&input, sampler, n, seed, samples.as_ref(), json, time_limit),
         Command::Generate(args) => generate::generate(&args),
         Command::Simulate(args) => play::run(&args),
+        Command::Match(args) => play::run_match(&args),
         Command::Convert { input, to } => generate::convert(&input, to),
     }
 }

@@ -8,30 +8,18 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use broadside::format::{self, json::JsonProblem};
-use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, simulate};
+use broadside::play::{PlacerKind, Setup, ShooterKind, Side, Simulation, play_match, simulate};
 use broadside::{Dims, Fleet, Rules, Sinking};
 
 use super::report::Printer;
 use super::usage;
 
-/// The options of `simulate`.
+/// The game to play: a game file, or the options (the standard game by default).
 #[derive(Args)]
-pub struct SimulateArgs {
+pub struct GameArgs {
     /// A game file whose board, fleet, rules and sinking rule to play (its shots and clues are
     /// not used); instead of --size, --fleet, --rules and --sinking.
     file: Option<String>,
-    /// Who shoots: random, hunt-target, parity, checkerboard, density or greedy (exact).
-    #[arg(long)]
-    shooter: ShooterKind,
-    /// Who places: uniform (exactly uniform over legal layouts) or sequential.
-    #[arg(long, default_value = "uniform")]
-    placer: PlacerKind,
-    /// How many games.
-    #[arg(long, default_value = "1000")]
-    games: u64,
-    /// The seed: the same seed gives the same games, whatever the number of threads.
-    #[arg(long, default_value = "0")]
-    seed: u64,
     /// Board size, WxH (default 10x10).
     #[arg(long, value_name = "WxH")]
     size: Option<Dims>,
@@ -44,6 +32,25 @@ pub struct SimulateArgs {
     /// How sinkings are reported: none, announced or revealed (default announced).
     #[arg(long)]
     sinking: Option<Sinking>,
+}
+
+/// The options of `simulate`.
+#[derive(Args)]
+pub struct SimulateArgs {
+    /// Who shoots: random, hunt-target, parity, checkerboard, density or greedy (exact).
+    #[arg(long)]
+    shooter: ShooterKind,
+    /// Who places: uniform (exactly uniform over legal layouts) or sequential.
+    #[arg(long, default_value = "uniform")]
+    placer: PlacerKind,
+    /// How many games.
+    #[arg(long, default_value = "1000")]
+    games: u64,
+    /// The seed: the same seed gives the same games, whatever the number of threads.
+    #[arg(long, default_value = "0")]
+    seed: u64,
+    #[command(flatten)]
+    game: GameArgs,
     /// Machine-readable output: the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -53,7 +60,33 @@ pub struct SimulateArgs {
     out: Option<PathBuf>,
 }
 
-impl SimulateArgs {
+/// The options of `match`.
+#[derive(Args)]
+pub struct MatchArgs {
+    /// The first side's shooter.
+    a: ShooterKind,
+    /// The second side's shooter.
+    b: ShooterKind,
+    /// The first side's placer.
+    #[arg(long, default_value = "uniform")]
+    placer_a: PlacerKind,
+    /// The second side's placer.
+    #[arg(long, default_value = "uniform")]
+    placer_b: PlacerKind,
+    /// How many games: pairs of boards, each played with either side starting.
+    #[arg(long, default_value = "1000")]
+    games: u64,
+    /// The seed.
+    #[arg(long, default_value = "0")]
+    seed: u64,
+    #[command(flatten)]
+    game: GameArgs,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+}
+
+impl GameArgs {
     fn setup(&self) -> Result<Setup> {
         let standard = Setup::standard();
         if let Some(file) = &self.file {
@@ -69,7 +102,7 @@ impl SimulateArgs {
             let text = std::fs::read_to_string(file).map_err(|e| usage(format!("{file}: {e}")))?;
             let mut specs = format::read(file, &text).map_err(broadside::Error::from)?;
             if specs.len() != 1 {
-                return Err(usage("simulate takes a single game file"));
+                return Err(usage("give a single game file"));
             }
             let spec = specs.remove(0);
             return Ok(Setup {
@@ -96,9 +129,61 @@ impl SimulateArgs {
     }
 }
 
+/// The setup in words: "10x10 5 4 3 3 2 touch, sinking announced".
+fn describe(setup: &Setup) -> String {
+    format!(
+        "{} {} {}, sinking {}",
+        setup.dims,
+        setup.fleet.describe(),
+        setup.rules,
+        setup.sinking
+    )
+}
+
+pub fn run_match(args: &MatchArgs) -> Result<bool> {
+    let setup = args.game.setup()?;
+    let a = Side {
+        shooter: args.a,
+        placer: args.placer_a,
+    };
+    let b = Side {
+        shooter: args.b,
+        placer: args.placer_b,
+    };
+    let m = play_match(&setup, a, b, args.games.div_ceil(2), args.seed)?;
+    let mut printer = Printer::new(args.json);
+    if args.json {
+        printer.push(&m)?;
+    } else {
+        let w = printer.out();
+        writeln!(
+            w,
+            "{} ({} placer) against {} ({} placer), {}: {} games",
+            a.shooter,
+            a.placer,
+            b.shooter,
+            b.placer,
+            describe(&setup),
+            m.games
+        )?;
+        writeln!(
+            w,
+            "  {} wins {:.2}% (95% CI {:.2} to {:.2}); mean shots {:.2} against {:.2}",
+            a.shooter,
+            100.0 * m.win_rate,
+            100.0 * m.ci95[0],
+            100.0 * m.ci95[1],
+            m.mean_shots_a,
+            m.mean_shots_b
+        )?;
+    }
+    printer.finish()?;
+    Ok(true)
+}
+
 pub fn run(args: &SimulateArgs) -> Result<bool> {
     let sim = Simulation {
-        setup: args.setup()?,
+        setup: args.game.setup()?,
         shooter: args.shooter,
         placer: args.placer,
         games: args.games,
@@ -138,13 +223,10 @@ pub fn run(args: &SimulateArgs) -> Result<bool> {
         let w = printer.out();
         writeln!(
             w,
-            "{} against the {} placer, {} {} {}, sinking {}: {} games",
+            "{} against the {} placer, {}: {} games",
             s.shooter,
             s.placer,
-            setup.dims,
-            setup.fleet.describe(),
-            setup.rules,
-            setup.sinking,
+            describe(setup),
             s.games
         )?;
         writeln!(

@@ -7,7 +7,8 @@
 //! - [`Shooter`] picks the next cell; [`ShooterKind`] names the ones broadside has.
 //! - [`Placer`] hides the fleet; [`PlacerKind`] names the placers.
 //! - [`simulate`] plays many games on every core, reproducibly from a seed, and gives a
-//!   [`Summary`] of the shots they took.
+//!   [`Summary`] of the shots they took; [`play_match`] pits two sides against each other on
+//!   paired boards.
 //!
 //! ```
 //! use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, simulate};
@@ -30,11 +31,13 @@
 //! ```
 
 mod game;
+mod matches;
 mod placer;
 mod shooter;
 mod simulate;
 
 pub use game::{Game, Setup};
+pub use matches::{MatchSummary, Side, play_match};
 pub use placer::{Placer, PlacerKind, empty_board};
 pub use shooter::{Shooter, ShooterKind};
 pub use simulate::{Played, Simulation, Summary, play, simulate};

@@ -71,7 +71,7 @@ pub struct Summary {
 }
 
 /// The RNG of stream `k` of game `i`: SplitMix64 over the seed, the game and the stream.
-fn rng_for(seed: u64, i: u64, k: u64) -> StdRng {
+pub(super) fn rng_for(seed: u64, i: u64, k: u64) -> StdRng {
     let mut z =
         seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ k.wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

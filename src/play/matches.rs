@@ -1,0 +1,116 @@
+//! Matches: two sides each place a fleet and shoot at the other's, in turn; whoever sinks the
+//! other's fleet first wins.
+//!
+//! Neither side's shots depend on the other's, so a game is decided by how many shots each
+//! needs on the other's board: the side to start wins when it needs no more than the other.
+//! Each pair of boards is played twice, each side starting once; a pair scores 1 for the first
+//! side when it needs fewer shots, 1/2 when they need as many (each wins the game it starts),
+//! 0 otherwise. The win rate is the mean score, with a 95% interval over the pairs.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::game::{Game, Setup};
+use super::placer::{Placer, PlacerKind, empty_board};
+use super::shooter::ShooterKind;
+use super::simulate::{play, rng_for};
+use crate::error::Error;
+
+/// One side of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Side {
+    /// Who shoots for it.
+    pub shooter: ShooterKind,
+    /// Who places its fleet.
+    pub placer: PlacerKind,
+}
+
+/// The result of a match, from the first side's view.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchSummary {
+    /// The first side.
+    pub a: Side,
+    /// The second side.
+    pub b: Side,
+    /// Games played (two per pair of boards).
+    pub games: u64,
+    /// The share of games the first side won, 0 to 1.
+    pub win_rate: f64,
+    /// Its 95% confidence interval, over the pairs.
+    pub ci95: [f64; 2],
+    /// Mean shots the first side needed to sink the second's fleet.
+    pub mean_shots_a: f64,
+    /// Mean shots the second side needed.
+    pub mean_shots_b: f64,
+}
+
+/// Plays `pairs` pairs of games between `a` and `b` under `setup`, reproducibly from `seed`.
+pub fn play_match(
+    setup: &Setup,
+    a: Side,
+    b: Side,
+    pairs: u64,
+    seed: u64,
+) -> Result<MatchSummary, Error> {
+    if pairs == 0 {
+        return Err(Error::Request("there must be at least one game".into()));
+    }
+    let empty = empty_board(setup)?;
+    // Side a's fleet (which b shoots at) from stream 0, b's from stream 2.
+    let mut boards = Vec::with_capacity(pairs as usize);
+    let mut placer_a = Placer::new(a.placer, &empty)?;
+    let mut placer_b = Placer::new(b.placer, &empty)?;
+    for i in 0..pairs {
+        let gave_up = |p: PlacerKind| Error::Request(format!("the {p} placer could not place"));
+        let la = placer_a
+            .place(&mut rng_for(seed, i, 0))
+            .ok_or_else(|| gave_up(a.placer))?;
+        let lb = placer_b
+            .place(&mut rng_for(seed, i, 2))
+            .ok_or_else(|| gave_up(b.placer))?;
+        boards.push((la, lb));
+    }
+    let shots: Vec<(usize, usize)> = boards
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, (la, lb))| {
+            let i = i as u64;
+            let na = play(
+                &mut Game::new(setup.clone(), lb),
+                a.shooter,
+                &mut rng_for(seed, i, 1),
+            );
+            let nb = play(
+                &mut Game::new(setup.clone(), la),
+                b.shooter,
+                &mut rng_for(seed, i, 3),
+            );
+            (na, nb)
+        })
+        .collect();
+    let n = shots.len() as f64;
+    let scores: Vec<f64> = shots
+        .iter()
+        .map(|&(na, nb)| match na.cmp(&nb) {
+            std::cmp::Ordering::Less => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Greater => 0.0,
+        })
+        .collect();
+    let mean = scores.iter().sum::<f64>() / n;
+    let sd = if n > 1.0 {
+        (scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    let half = 1.96 * sd / n.sqrt();
+    Ok(MatchSummary {
+        a,
+        b,
+        games: 2 * pairs,
+        win_rate: mean,
+        ci95: [(mean - half).max(0.0), (mean + half).min(1.0)],
+        mean_shots_a: shots.iter().map(|s| s.0).sum::<usize>() as f64 / n,
+        mean_shots_b: shots.iter().map(|s| s.1).sum::<usize>() as f64 / n,
+    })
+}
