@@ -61,19 +61,13 @@ impl ShooterKind {
     pub fn shooter(self) -> Box<dyn Shooter> {
         match self {
             ShooterKind::Random => Box::new(Random { order: Vec::new() }),
-            ShooterKind::HuntTarget => Box::new(HuntTarget {
-                hunt: Hunt::Any,
-                offset: None,
+            ShooterKind::HuntTarget => Box::new(HuntTarget::new(Hunt::Any)),
+            ShooterKind::Parity => Box::new(HuntTarget::new(Hunt::Colour)),
+            ShooterKind::Checkerboard => Box::new(HuntTarget::new(Hunt::Passes)),
+            ShooterKind::Density => Box::new(Density {
+                places: Vec::new(),
+                marks: Marks::default(),
             }),
-            ShooterKind::Parity => Box::new(HuntTarget {
-                hunt: Hunt::Colour,
-                offset: None,
-            }),
-            ShooterKind::Checkerboard => Box::new(HuntTarget {
-                hunt: Hunt::Passes,
-                offset: None,
-            }),
-            ShooterKind::Density => Box::new(Density { places: Vec::new() }),
             ShooterKind::Greedy => Box::new(Greedy),
         }
     }
@@ -132,6 +126,7 @@ enum Hunt {
 struct HuntTarget {
     hunt: Hunt,
     offset: Option<(usize, usize)>,
+    marks: Marks,
 }
 
 /// Which of 002's checkerboard passes (0 for A to 3 for D) a cell is in, after shifting it by
@@ -159,56 +154,80 @@ enum Mark {
     Sunk,
 }
 
-/// The marks the shots give. A ship reported sunk without its cells (announced) is taken to
-/// be the line of wounded cells through the sinking shot, as long as the ship, that the shot
-/// ends; when no such line is seen its cells stay wounded.
-fn marks(setup: &Setup, shots: &[Shot]) -> Vec<Mark> {
+/// What a shooter knows of each cell, brought up to date with the shots it has not seen
+/// yet, so a game costs one pass over its shots in all.
+///
+/// A ship reported sunk without its cells (announced) is taken to be the line of wounded
+/// cells through the sinking shot, as long as the ship, that the shot ends; when no such line
+/// is seen its cells stay wounded. Under [`Sinking::None`] nothing is ever known to be sunk.
+#[derive(Default)]
+struct Marks {
+    m: Vec<Mark>,
+    seen: usize,
+}
+
+impl Marks {
+    /// The marks after `shots`, the shots of the same game so far.
+    fn update(&mut self, setup: &Setup, shots: &[Shot]) -> &[Mark] {
+        if self.m.len() != setup.dims.cells() || shots.len() < self.seen {
+            self.m = vec![Mark::Open; setup.dims.cells()];
+            self.seen = 0;
+        }
+        for s in &shots[self.seen..] {
+            apply(setup, &mut self.m, s);
+        }
+        self.seen = shots.len();
+        &self.m
+    }
+}
+
+/// What one shot says of the cells.
+fn apply(setup: &Setup, m: &mut [Mark], s: &Shot) {
     let d = setup.dims;
-    let mut m = vec![Mark::Open; d.cells()];
-    for s in shots {
-        match &s.result {
-            ShotResult::Miss | ShotResult::Sonar { .. } => m[s.cell] = Mark::Miss,
-            ShotResult::Hit => m[s.cell] = Mark::Wounded,
-            ShotResult::Sunk { ty, cells } => {
-                m[s.cell] = Mark::Wounded;
-                if !cells.is_empty() {
-                    for &c in cells {
-                        m[c] = Mark::Sunk;
-                    }
-                    continue;
+    match &s.result {
+        ShotResult::Miss | ShotResult::Sonar { .. } => m[s.cell] = Mark::Miss,
+        ShotResult::Hit => m[s.cell] = Mark::Wounded,
+        ShotResult::Sunk { .. } if setup.sinking == Sinking::None => m[s.cell] = Mark::Wounded,
+        ShotResult::Sunk { ty, cells } => {
+            m[s.cell] = Mark::Wounded;
+            if !cells.is_empty() {
+                for &c in cells {
+                    m[c] = Mark::Sunk;
                 }
-                let Some(len) = setup.fleet.types()[*ty].shape.straight_len() else {
-                    continue;
-                };
-                let (r, c) = d.row_col(s.cell);
-                let (r, c) = (r as isize, c as isize);
-                'dirs: for (dr, dc) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
-                    let line: Vec<usize> = (0..len as isize)
-                        .map_while(|k| d.checked(r + dr * k, c + dc * k))
-                        .collect();
-                    if line.len() == len && line.iter().all(|&x| m[x] == Mark::Wounded) {
-                        for x in line {
-                            m[x] = Mark::Sunk;
-                        }
-                        break 'dirs;
+                return;
+            }
+            let Some(len) = setup.fleet.types()[*ty].shape.straight_len() else {
+                return;
+            };
+            let (r, c) = d.row_col(s.cell);
+            let (r, c) = (r as isize, c as isize);
+            for (dr, dc) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
+                let line = (0..len as isize).map_while(|k| d.checked(r + dr * k, c + dc * k));
+                if line.clone().count() == len && line.clone().all(|x| m[x] == Mark::Wounded) {
+                    for x in line {
+                        m[x] = Mark::Sunk;
                     }
+                    return;
                 }
             }
         }
     }
-    if setup.sinking == Sinking::None {
-        // Nothing is ever known to be sunk.
-        for x in m.iter_mut().filter(|x| **x == Mark::Sunk) {
-            *x = Mark::Wounded;
+}
+
+impl HuntTarget {
+    fn new(hunt: Hunt) -> Self {
+        HuntTarget {
+            hunt,
+            offset: None,
+            marks: Marks::default(),
         }
     }
-    m
 }
 
 impl Shooter for HuntTarget {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
         let d = setup.dims;
-        let m = marks(setup, shots);
+        let m = self.marks.update(setup, shots);
         let at = |r: isize, c: isize| d.checked(r, c).filter(|&x| m[x] == Mark::Open);
         // Target: extend a line of two or more wounded cells at an open end.
         let mut ends = Vec::new();
@@ -294,6 +313,7 @@ impl Shooter for Greedy {
 /// the board, computed at the first shot.
 struct Density {
     places: Vec<Vec<Vec<usize>>>,
+    marks: Marks,
 }
 
 impl Shooter for Density {
@@ -312,7 +332,7 @@ impl Shooter for Density {
                 })
                 .collect();
         }
-        let m = marks(setup, shots);
+        let m = self.marks.update(setup, shots);
         // Ships afloat per type: the fleet less the sinkings reported.
         let mut afloat: Vec<usize> = setup.fleet.types().iter().map(|t| t.count).collect();
         for s in shots {
