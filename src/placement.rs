@@ -24,6 +24,18 @@ impl Placement {
     /// Every placement of a ship of type `ty` and shape `shape` on an empty `dims` board:
     /// each distinct orientation at each offset where it fits, in a fixed order.
     pub fn all(dims: Dims, ty: usize, shape: &Shape) -> impl Iterator<Item = Placement> + '_ {
+        Placement::cells_all(dims, shape).map(move |cells| {
+            let mut halo: Vec<usize> = cells.iter().flat_map(|&c| dims.neighbours8(c)).collect();
+            halo.sort_unstable();
+            halo.dedup();
+            halo.retain(|c| !cells.contains(c));
+            Placement { ty, cells, halo }
+        })
+    }
+
+    /// The cells (increasing) of every placement of `shape`, in the order of
+    /// [`Placement::all`], without the halos.
+    pub fn cells_all(dims: Dims, shape: &Shape) -> impl Iterator<Item = Vec<usize>> + '_ {
         let d = dims;
         shape
             .orientations()
@@ -43,12 +55,7 @@ impl Placement {
                             .map(|&(r, c)| d.index(r0 + r, c0 + c))
                             .collect();
                         cells.sort_unstable();
-                        let mut halo: Vec<usize> =
-                            cells.iter().flat_map(|&c| d.neighbours8(c)).collect();
-                        halo.sort_unstable();
-                        halo.dedup();
-                        halo.retain(|c| !cells.contains(c));
-                        Placement { ty, cells, halo }
+                        cells
                     })
                 })
             })
