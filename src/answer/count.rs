@@ -119,7 +119,7 @@ pub fn count(
         )),
         None => None,
     };
-    let mismatch = super::recorded_mismatch(problem);
+    let mismatch = super::mismatch_given(problem, r.complete.then_some(r.count));
     let spec = problem.spec();
     Ok(CountReport::Counted(Counted {
         name: spec.meta.name.clone(),

@@ -85,14 +85,20 @@ pub fn problems(
 /// hidden fleet) need only be consistent with the shots. The same whatever engine answers
 /// the question: uniqueness is decided by counting to two with the enumerator.
 pub fn recorded_mismatch(problem: &Problem) -> Option<RecordedMismatch> {
+    mismatch_given(problem, None)
+}
+
+/// [`recorded_mismatch`], told the exact number of layouts when it is already known (so it
+/// need not count again).
+fn mismatch_given(problem: &Problem, layouts: Option<u128>) -> Option<RecordedMismatch> {
     let spec = problem.spec();
     spec.solution.as_ref()?;
     if let Err(e) = validate::check_recorded(problem.given()) {
         return Some(e);
     }
     let puzzle = !spec.rows.is_empty() || !spec.cols.is_empty();
-    (puzzle && Enumerator::new(problem).count_up_to(2).count > 1)
-        .then_some(RecordedMismatch::NotUnique)
+    let several = || layouts.unwrap_or_else(|| Enumerator::new(problem).count_up_to(2).count) > 1;
+    (puzzle && several()).then_some(RecordedMismatch::NotUnique)
 }
 
 /// The answer "no solution", found without search: the problem's obvious conflicts.

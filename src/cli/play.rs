@@ -7,10 +7,11 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use broadside::format::{self, json::JsonProblem};
+use broadside::format::json::JsonProblem;
 use broadside::play::{PlacerKind, Setup, ShooterKind, Side, Simulation, play_match, simulate};
 use broadside::{Dims, Fleet, Rules, Sinking};
 
+use super::args::Input;
 use super::report::Printer;
 use super::usage;
 
@@ -99,12 +100,13 @@ impl GameArgs {
                     "a game file gives the board, fleet, rules and sinking: give it or the options, not both",
                 ));
             }
-            let text = std::fs::read_to_string(file).map_err(|e| usage(format!("{file}: {e}")))?;
-            let mut specs = format::read(file, &text).map_err(broadside::Error::from)?;
-            if specs.len() != 1 {
-                return Err(usage("give a single game file"));
+            let spec = Input {
+                file: Some(file.clone()),
+                size: None,
+                fleet: None,
+                rules: None,
             }
-            let spec = specs.remove(0);
+            .single()?;
             return Ok(Setup {
                 dims: spec.dims,
                 fleet: spec.fleet,
