@@ -10,7 +10,7 @@ use broadside::play::{Game, Placer, PlacerKind, Setup, ShooterKind, empty_board,
 fn games(c: &mut Criterion) {
     let setup = Setup::standard();
     let empty = empty_board(&setup).unwrap();
-    let mut placer = Placer::new(PlacerKind::Uniform, &empty).unwrap();
+    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, &empty).unwrap();
     let mut rng = StdRng::seed_from_u64(1);
     let layouts: Vec<_> = (0..200).map(|_| placer.place(&mut rng).unwrap()).collect();
     let ship_cells = setup.fleet.cell_count();
@@ -21,6 +21,7 @@ fn games(c: &mut Criterion) {
         ShooterKind::HuntTarget,
         ShooterKind::Parity,
         ShooterKind::Checkerboard,
+        ShooterKind::Knight,
         ShooterKind::Density,
     ] {
         g.bench_function(format!("standard game, {shooter}"), |b| {

@@ -971,6 +971,37 @@ fn simulate_reports_its_figures_and_writes_games_that_read_back() {
             ],
             "does not fit",
         ),
+        (&["simulate", "--shooter", "mp"][..], "mp:X"),
+        (
+            &["simulate", "--shooter", "density", "--sampler", "weighted"],
+            "--sampler is for a sampled:N shooter",
+        ),
+        (
+            &["simulate", "--shooter", "density", "--placer", "ed3"],
+            "unknown placer",
+        ),
+        (
+            &[
+                "simulate",
+                "--shooter",
+                "density",
+                "--placer",
+                "file:/nonexistent/layouts.txt",
+            ],
+            "reading /nonexistent/layouts.txt",
+        ),
+        (
+            &[
+                "simulate",
+                "--shooter",
+                "density",
+                "--placer",
+                "pk",
+                "--rules",
+                "no-touch",
+            ],
+            "could not place",
+        ),
     ] {
         let o = run(args, None);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -993,4 +1024,30 @@ fn match_reports_the_first_sides_win_rate() {
     assert!(rate > 0.8 && rate <= 1.0, "{v}");
     assert!(v["ci95"][0].as_f64().unwrap() <= rate && rate <= v["ci95"][1].as_f64().unwrap());
     assert_eq!(v["games"], 200);
+    // Sides with parameters and placers of their own, named back in the report.
+    let o = run(
+        &[
+            "match",
+            "mp:20",
+            "sampled:50:weighted",
+            "--placer-a",
+            "ed1-sp",
+            "--placer-b",
+            "adversarial:checkerboard",
+            "--games",
+            "40",
+            "--size",
+            "6x6",
+            "--fleet",
+            "3 2",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["a"]["shooter"], "mp:20");
+    assert_eq!(v["a"]["placer"], "ed1-sp");
+    assert_eq!(v["b"]["shooter"], "sampled:50:weighted");
+    assert_eq!(v["b"]["placer"], "adversarial:checkerboard");
 }

@@ -46,8 +46,14 @@ fn every_game_ends_sunk_and_its_record_is_true() {
         ShooterKind::HuntTarget,
         ShooterKind::Parity,
         ShooterKind::Checkerboard,
+        ShooterKind::Knight,
         ShooterKind::Density,
         ShooterKind::Greedy,
+        ShooterKind::MinPossible { open: 12 },
+        "sampled:30".parse().unwrap(),
+        "sampled:30:weighted".parse().unwrap(),
+        "lookahead:2.4".parse().unwrap(),
+        "mcts:40".parse().unwrap(),
     ] {
         for sinking in [Sinking::None, Sinking::Announced, Sinking::Revealed] {
             for rules in [Rules::Touch, Rules::NoTouch] {
@@ -164,4 +170,278 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
     )
     .unwrap();
     assert!(back.ci95[1] < 0.1, "{back:?}");
+}
+
+#[test]
+fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
+    for word in [
+        "random",
+        "hunt-target",
+        "parity",
+        "checkerboard",
+        "knight",
+        "density",
+        "greedy",
+        "mp:70",
+        "sampled:1000",
+        "sampled:1000:weighted",
+        "lookahead:2",
+        "lookahead:2.8.70",
+        "lookahead:3.4",
+        "mcts:500",
+    ] {
+        let kind: ShooterKind = word.parse().unwrap();
+        assert_eq!(kind.to_string(), word);
+    }
+    for (bad, says) in [
+        ("mp", "mp:X"),
+        ("mp:0", "mp:X"),
+        ("sampled:ten", "sampled:N"),
+        ("sampled:10:best", "sampled:N"),
+        ("lookahead:9", "1 to 4"),
+        ("lookahead:2.8.70.1", "lookahead:D"),
+        ("mcts:", "mcts:N"),
+        ("sniper", "knight"),
+    ] {
+        let e = bad.parse::<ShooterKind>().unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    for word in [
+        "uniform",
+        "sequential",
+        "sequential-sp",
+        "ed1",
+        "ed1-sp",
+        "ed2",
+        "ed2-sp",
+        "pk",
+        "pk-sp",
+        "pk:3x7",
+        "adversarial:density",
+        "adversarial:mp:70",
+        "file:layouts.txt",
+    ] {
+        let kind: PlacerKind = word.parse().unwrap();
+        assert_eq!(kind.to_string(), word);
+    }
+    // The seed's own names.
+    for (paper, ours) in [
+        ("rsp", "sequential-sp"),
+        ("ed1sp", "ed1-sp"),
+        ("pksp", "pk-sp"),
+    ] {
+        assert_eq!(paper.parse::<PlacerKind>().unwrap().to_string(), ours);
+    }
+    for bad in [
+        "pk:2",
+        "pk:0x5",
+        "adversarial:nobody",
+        "file:",
+        "uniform-sp",
+        "edge",
+    ] {
+        assert!(bad.parse::<PlacerKind>().is_err(), "{bad}");
+    }
+}
+
+/// 002's MP_x is greedy once at most four ships are afloat and at most x cells are open: with
+/// x the whole board and two ships, it is greedy from the first shot, the same dice and all.
+#[test]
+fn mp_with_the_whole_board_open_is_greedy() {
+    let games = |shooter| {
+        let mut s = sim(5, 5, &[3, 2], Rules::NoTouch, shooter);
+        s.games = 200;
+        simulate(&s, &|_| {})
+            .unwrap()
+            .1
+            .into_iter()
+            .map(|g| g.shots)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        games(ShooterKind::MinPossible { open: 25 }),
+        games(ShooterKind::Greedy)
+    );
+    // With the exact stage from 10 open cells, it plays as the checkerboard first, and worse.
+    let late: usize = games(ShooterKind::MinPossible { open: 10 }).iter().sum();
+    let greedy: usize = games(ShooterKind::Greedy).iter().sum();
+    assert!(late > greedy, "{late} {greedy}");
+}
+
+/// One ply of lookahead is greedy: at positions of real games, its shot is a cell of highest
+/// exact probability.
+#[test]
+fn lookahead_of_one_ply_fires_at_a_likeliest_cell() {
+    use broadside::Engine;
+    use broadside::heat::HeatMap;
+    use rand::SeedableRng;
+    let mut s = sim(6, 5, &[3, 2, 2], Rules::Touch, ShooterKind::Parity);
+    s.games = 20;
+    let (_, games) = simulate(&s, &|_| {}).unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let kind: ShooterKind = "lookahead:1.30".parse().unwrap();
+    let mut checked = 0;
+    for g in &games {
+        let shots = &g.record.observations.shots;
+        for k in (0..shots.len()).step_by(3) {
+            let mut spec = g.record.clone();
+            spec.solution = None;
+            spec.observations.shots.truncate(k);
+            let heat = HeatMap::compute(&spec.clone().build().unwrap(), Engine::Auto).unwrap();
+            let (best, _) = heat.best();
+            if best.is_empty() {
+                continue;
+            }
+            let cell = kind.shooter().choose(&s.setup, &shots[..k], &mut rng);
+            assert!(
+                best.contains(&cell),
+                "game {:?} shot {k}",
+                g.record.meta.name
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50);
+}
+
+/// Every placer's layouts obey the game's rules and the placer's own: ED1 on the outer line,
+/// ED2 within the outer two, PK all but the smallest ship within a 2x10 rectangle and the
+/// smallest outside it, separated ships never touching.
+#[test]
+fn placers_hide_the_fleet_where_they_say() {
+    use broadside::play::{Placer, empty_board};
+    use rand::SeedableRng;
+    for rules in [Rules::Touch, Rules::NoTouch] {
+        let setup = Setup {
+            rules,
+            ..Setup::standard()
+        };
+        let d = setup.dims;
+        let empty = empty_board(&setup).unwrap();
+        let ring = |c: usize| {
+            let (r, col) = d.row_col(c);
+            r.min(9 - r).min(col).min(9 - col)
+        };
+        let touching = |l: &broadside::Layout| {
+            l.ships.iter().enumerate().any(|(i, a)| {
+                l.ships.iter().skip(i + 1).any(|b| {
+                    a.cells
+                        .iter()
+                        .any(|&x| b.cells.iter().any(|&y| d.neighbours8(x).any(|n| n == y)))
+                })
+            })
+        };
+        for word in [
+            "sequential",
+            "sequential-sp",
+            "ed1",
+            "ed1-sp",
+            "ed2",
+            "ed2-sp",
+            "pk",
+            "pk-sp",
+        ] {
+            if rules == Rules::NoTouch && word.starts_with("pk") {
+                continue;
+            }
+            let kind: PlacerKind = word.parse().unwrap();
+            let mut placer = Placer::new(&kind, &setup, &empty).unwrap();
+            let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+            let mut touched = false;
+            for _ in 0..200 {
+                let l = placer.place(&mut rng).unwrap();
+                validate::check(&setup.empty(), &l).unwrap();
+                touched |= touching(&l);
+                if word.ends_with("-sp") && !word.starts_with("pk") {
+                    assert!(!touching(&l), "{word}");
+                }
+                if word.starts_with("ed1") {
+                    assert!(l.cells().all(|c| ring(c) == 0), "{word}");
+                }
+                if word.starts_with("ed2") {
+                    assert!(l.cells().all(|c| ring(c) <= 1), "{word}");
+                }
+                if word.starts_with("pk") {
+                    let (small, packed): (Vec<_>, Vec<_>) =
+                        l.ships.iter().partition(|s| s.cells.len() == 2);
+                    let rc: Vec<_> = packed
+                        .iter()
+                        .flat_map(|s| s.cells.iter())
+                        .map(|&c| d.row_col(c))
+                        .collect();
+                    let (r0, r1) = (
+                        rc.iter().map(|x| x.0).min().unwrap(),
+                        rc.iter().map(|x| x.0).max().unwrap(),
+                    );
+                    let (c0, c1) = (
+                        rc.iter().map(|x| x.1).min().unwrap(),
+                        rc.iter().map(|x| x.1).max().unwrap(),
+                    );
+                    let (h, w) = (r1 - r0 + 1, c1 - c0 + 1);
+                    assert!(h.min(w) <= 2 && h.max(w) <= 10, "{word}: {h}x{w}");
+                    let inside = |c: usize| {
+                        let (r, col) = d.row_col(c);
+                        (r0..=r1).contains(&r) && (c0..=c1).contains(&col)
+                    };
+                    assert!(small[0].cells.iter().all(|&c| !inside(c)), "{word}");
+                }
+            }
+            if rules == Rules::Touch && !word.ends_with("-sp") && word != "ed2" {
+                assert!(touched, "{word}: ships may touch under these rules");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_file_placer_hands_out_its_layouts_in_turn() {
+    let dir = std::env::temp_dir().join(format!("broadside-placer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("layouts.txt");
+    std::fs::write(
+        &path,
+        "{\"layout\": [\"<>...\", \".....\", \"..<m>\", \".....\"]}\n\n^....\nv....\n.....\n<m>..\n",
+    )
+    .unwrap();
+    let mut s = sim(5, 4, &[3, 2], Rules::Touch, ShooterKind::Density);
+    s.placer = PlacerKind::File(path.clone());
+    s.games = 4;
+    let (_, games) = simulate(&s, &|_| {}).unwrap();
+    let layouts: Vec<_> = games
+        .iter()
+        .map(|g| g.record.solution.clone().unwrap())
+        .collect();
+    assert_eq!(layouts[0], layouts[2]);
+    assert_eq!(layouts[1], layouts[3]);
+    assert_ne!(layouts[0], layouts[1]);
+    // A layout the rules forbid, named by its place in the file.
+    std::fs::write(
+        &path,
+        "<>...\n.....\n..<m>\n.....\n\n<>...\n<m>..\n.....\n.....\n",
+    )
+    .unwrap();
+    s.setup.rules = Rules::NoTouch;
+    let e = simulate(&s, &|_| {}).unwrap_err().to_string();
+    assert!(e.contains("layout 2"), "{e}");
+    std::fs::write(&path, "<>...\n.....\n..<=x\n.....\n").unwrap();
+    let e = simulate(&s, &|_| {}).unwrap_err().to_string();
+    assert!(e.contains("layouts.txt: line 1"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The adversarial placer hides the fleet where the named shooter looks last: density needs
+/// more shots against it than against uniform layouts, on the same seeds.
+#[test]
+fn the_adversarial_placer_costs_its_shooter_shots() {
+    let mut s = sim(8, 8, &[4, 3, 2], Rules::Touch, ShooterKind::Density);
+    s.games = 400;
+    let (uniform, _) = simulate(&s, &|_| {}).unwrap();
+    s.placer = "adversarial:density".parse().unwrap();
+    let (against, _) = simulate(&s, &|_| {}).unwrap();
+    assert!(
+        against.ci95[0] > uniform.ci95[1],
+        "{} against {}",
+        against.mean,
+        uniform.mean
+    );
 }

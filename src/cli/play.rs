@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use broadside::format::json::JsonProblem;
 use broadside::play::{PlacerKind, Setup, ShooterKind, Side, Simulation, play_match, simulate};
+use broadside::sample::SamplerKind;
 use broadside::{Dims, Fleet, Rules, Sinking};
 
 use super::args::Input;
@@ -38,10 +39,15 @@ pub struct GameArgs {
 /// The options of `simulate`.
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// Who shoots: random, hunt-target, parity, checkerboard, density or greedy (exact).
+    /// Who shoots: random, hunt-target, parity, checkerboard, knight, density, greedy (exact),
+    /// mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X) or mcts:N; see docs/GAME.md.
     #[arg(long)]
     shooter: ShooterKind,
-    /// Who places: uniform (exactly uniform over legal layouts) or sequential.
+    /// The sampler of a sampled:N shooter: uniform (exact) or weighted (seed 000's).
+    #[arg(long)]
+    sampler: Option<SamplerKind>,
+    /// Who places: uniform (exactly uniform over legal layouts), sequential, ed1, ed2, pk,
+    /// pk:AxB, each of those four with -sp (separated), adversarial:SHOOTER or file:PATH.
     #[arg(long, default_value = "uniform")]
     placer: PlacerKind,
     /// How many games.
@@ -146,13 +152,14 @@ pub fn run_match(args: &MatchArgs) -> Result<bool> {
     let setup = args.game.setup()?;
     let a = Side {
         shooter: args.a,
-        placer: args.placer_a,
+        placer: args.placer_a.clone(),
     };
     let b = Side {
         shooter: args.b,
-        placer: args.placer_b,
+        placer: args.placer_b.clone(),
     };
     let m = play_match(&setup, a, b, args.games.div_ceil(2), args.seed)?;
+    let (a, b) = (&m.a, &m.b);
     let mut printer = Printer::new(args.json);
     if args.json {
         printer.push(&m)?;
@@ -184,10 +191,19 @@ pub fn run_match(args: &MatchArgs) -> Result<bool> {
 }
 
 pub fn run(args: &SimulateArgs) -> Result<bool> {
+    let shooter = match (args.shooter, args.sampler) {
+        (ShooterKind::Sampled { boards, .. }, Some(sampler)) => {
+            ShooterKind::Sampled { boards, sampler }
+        }
+        (_, Some(_)) => {
+            return Err(usage("--sampler is for a sampled:N shooter"));
+        }
+        (shooter, None) => shooter,
+    };
     let sim = Simulation {
         setup: args.game.setup()?,
-        shooter: args.shooter,
-        placer: args.placer,
+        shooter,
+        placer: args.placer.clone(),
         games: args.games,
         seed: args.seed,
     };

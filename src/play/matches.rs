@@ -17,7 +17,7 @@ use super::simulate::{play, rng_for};
 use crate::error::Error;
 
 /// One side of a match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Side {
     /// Who shoots for it.
     pub shooter: ShooterKind,
@@ -58,16 +58,16 @@ pub fn play_match(
     let empty = empty_board(setup)?;
     // Side a's fleet (which b shoots at) from stream 0, b's from stream 2.
     let mut boards = Vec::with_capacity(pairs as usize);
-    let mut placer_a = Placer::new(a.placer, &empty)?;
-    let mut placer_b = Placer::new(b.placer, &empty)?;
+    let mut placer_a = Placer::new(&a.placer, setup, &empty)?;
+    let mut placer_b = Placer::new(&b.placer, setup, &empty)?;
     for i in 0..pairs {
-        let gave_up = |p: PlacerKind| Error::Request(format!("the {p} placer could not place"));
+        let gave_up = |p: &PlacerKind| Error::Request(format!("the {p} placer could not place"));
         let la = placer_a
             .place(&mut rng_for(seed, i, 0))
-            .ok_or_else(|| gave_up(a.placer))?;
+            .ok_or_else(|| gave_up(&a.placer))?;
         let lb = placer_b
             .place(&mut rng_for(seed, i, 2))
-            .ok_or_else(|| gave_up(b.placer))?;
+            .ok_or_else(|| gave_up(&b.placer))?;
         boards.push((la, lb));
     }
     let shots: Vec<(usize, usize)> = boards

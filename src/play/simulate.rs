@@ -104,7 +104,7 @@ pub fn simulate(
     }
     let start = Instant::now();
     let empty = empty_board(&sim.setup)?;
-    let mut placer = Placer::new(sim.placer, &empty).map_err(|e| match e {
+    let mut placer = Placer::new(&sim.placer, &sim.setup, &empty).map_err(|e| match e {
         Error::Sample(SampleError::NoLayout) => Error::Request(format!(
             "the fleet {} does not fit on a {} board under the {} rule",
             sim.setup.fleet.describe(),
@@ -171,7 +171,7 @@ fn summarize(sim: &Simulation, played: &[Played], seconds: f64) -> Summary {
     let hits = sim.setup.fleet.cell_count() as f64 * n;
     Summary {
         shooter: sim.shooter,
-        placer: sim.placer,
+        placer: sim.placer.clone(),
         games: played.len() as u64,
         mean,
         sd,

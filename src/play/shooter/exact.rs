@@ -1,0 +1,220 @@
+//! The shooters that read the exact heat map (greedy, 002's MP and LA) and the one that
+//! estimates it from samples (000's method).
+
+use rand::rngs::StdRng;
+
+use super::hunt::{Hunt, HuntTarget};
+use super::{Shooter, any, open, shuffle};
+use crate::engine::Engine;
+use crate::heat::HeatMap;
+use crate::observe::{Observations, Shot, ShotResult};
+use crate::play::game::Setup;
+use crate::problem::Problem;
+use crate::sample::{Sampler, SamplerKind};
+
+/// The position after `shots`, built; `None` only if the shots contradict the rules (never
+/// for the record of a real game).
+pub(super) fn position(setup: &Setup, shots: &[Shot]) -> Option<Problem> {
+    let mut spec = setup.empty();
+    spec.observations = Observations {
+        sinking: setup.sinking,
+        shots: shots.to_vec(),
+    };
+    spec.build().ok()
+}
+
+/// The exact heat map after `shots`; `None` where no engine could finish.
+fn exact_heat(setup: &Setup, shots: &[Shot]) -> Option<HeatMap> {
+    position(setup, shots)
+        .and_then(|p| HeatMap::compute(&p, Engine::Auto).ok())
+        .filter(|h| h.complete)
+}
+
+/// A cell of highest exact probability, ties broken at random; any open cell where the
+/// count fails.
+pub(super) fn greedy(setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    let best = exact_heat(setup, shots)
+        .map(|h| h.best().0)
+        .unwrap_or_default();
+    if best.is_empty() {
+        return any(&open(setup, shots), rng);
+    }
+    any(&best, rng)
+}
+
+/// Ships not reported sunk (under sinking `none`, the whole fleet).
+fn afloat(setup: &Setup, shots: &[Shot]) -> usize {
+    let sunk = shots
+        .iter()
+        .filter(|s| matches!(s.result, ShotResult::Sunk { .. }))
+        .count();
+    setup.fleet.ship_count().saturating_sub(sunk)
+}
+
+/// Whether 002's exact stage has begun: at most four ships afloat and at most `most` cells
+/// not fired at.
+fn exact_stage(setup: &Setup, shots: &[Shot], most: usize) -> bool {
+    afloat(setup, shots) <= 4 && setup.dims.cells() - shots.len() <= most
+}
+
+pub(super) struct Greedy;
+
+impl Shooter for Greedy {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        greedy(setup, shots, rng)
+    }
+}
+
+/// 002's MP_x: checkerboard, then greedy.
+pub(super) struct MinPossible {
+    open: usize,
+    early: HuntTarget,
+}
+
+impl MinPossible {
+    pub(super) fn new(open: usize) -> Self {
+        MinPossible {
+            open,
+            early: HuntTarget::new(Hunt::Passes),
+        }
+    }
+}
+
+impl Shooter for MinPossible {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        if exact_stage(setup, shots, self.open) {
+            greedy(setup, shots, rng)
+        } else {
+            self.early.choose(setup, shots, rng)
+        }
+    }
+}
+
+/// 002's LA: the cell whose shot, followed by up to `plies - 1` more (each among the `moves`
+/// likeliest cells, the shots before it assumed to miss), hits in the most layouts.
+pub(super) struct Lookahead {
+    plies: usize,
+    moves: usize,
+    open: Option<usize>,
+    early: HuntTarget,
+}
+
+impl Lookahead {
+    pub(super) fn new(plies: usize, moves: usize, open: Option<usize>) -> Self {
+        Lookahead {
+            plies,
+            moves,
+            open,
+            early: HuntTarget::new(Hunt::Passes),
+        }
+    }
+}
+
+/// The open cells of `heat` with a ship in some layout, likeliest first, ties in random order,
+/// at most `moves` of them.
+fn likeliest(heat: &HeatMap, moves: usize, rng: &mut StdRng) -> Vec<usize> {
+    let mut cells: Vec<usize> = (0..heat.per_cell.len())
+        .filter(|&c| heat.open[c] && heat.per_cell[c] > 0)
+        .collect();
+    shuffle(&mut cells, rng);
+    cells.sort_by_key(|&c| std::cmp::Reverse(heat.per_cell[c]));
+    cells.truncate(moves);
+    cells
+}
+
+impl Lookahead {
+    /// The most layouts (of those consistent with `shots`) hit within `plies` shots from
+    /// here, and the candidate cells that reach it; `None` where a count fails.
+    fn reach(
+        &self,
+        setup: &Setup,
+        shots: &mut Vec<Shot>,
+        plies: usize,
+        rng: &mut StdRng,
+    ) -> Option<(u128, Vec<usize>)> {
+        let heat = exact_heat(setup, shots)?;
+        let mut best = (0u128, Vec::new());
+        for c in likeliest(&heat, self.moves, rng) {
+            let mut value = heat.per_cell[c];
+            if plies > 1 && heat.per_cell[c] < heat.layouts {
+                shots.push(Shot {
+                    cell: c,
+                    result: ShotResult::Miss,
+                });
+                let later = self.reach(setup, shots, plies - 1, rng);
+                shots.pop();
+                value += later?.0;
+            }
+            if value > best.0 {
+                best = (value, vec![c]);
+            } else if value == best.0 {
+                best.1.push(c);
+            }
+        }
+        Some(best)
+    }
+}
+
+impl Shooter for Lookahead {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        if let Some(most) = self.open
+            && !exact_stage(setup, shots, most)
+        {
+            return self.early.choose(setup, shots, rng);
+        }
+        match self.reach(setup, &mut shots.to_vec(), self.plies, rng) {
+            Some((_, best)) if !best.is_empty() => any(&best, rng),
+            _ => greedy(setup, shots, rng),
+        }
+    }
+}
+
+/// Greedy on a heat map estimated from `boards` draws of `sampler` at every shot: 000's
+/// method, with its weighted sampler. Where the sampler draws nothing (a rejection-style
+/// sampler that gives up), greedy on the exact map.
+pub(super) struct Sampled {
+    pub(super) boards: u64,
+    pub(super) sampler: SamplerKind,
+}
+
+/// Draws a rejection-style sampler makes for one board before the shot falls back to the exact
+/// map.
+const ATTEMPTS_PER_BOARD: u64 = 100_000;
+
+impl Shooter for Sampled {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        let Some(problem) = position(setup, shots) else {
+            return any(&open(setup, shots), rng);
+        };
+        let Ok(mut sampler) = Sampler::new(&problem, self.sampler) else {
+            return greedy(setup, shots, rng);
+        };
+        let mut counts = vec![0u64; setup.dims.cells()];
+        let mut drawn = 0;
+        while drawn < self.boards {
+            let Some(layout) = sampler.sample_within(rng, ATTEMPTS_PER_BOARD) else {
+                break;
+            };
+            drawn += 1;
+            for c in layout.cells() {
+                counts[c] += 1;
+            }
+        }
+        let mut fired = vec![false; counts.len()];
+        for s in shots {
+            fired[s.cell] = true;
+        }
+        let top = (0..counts.len())
+            .filter(|&c| !fired[c])
+            .map(|c| counts[c])
+            .max()
+            .unwrap_or(0);
+        if top == 0 {
+            return greedy(setup, shots, rng);
+        }
+        let best: Vec<usize> = (0..counts.len())
+            .filter(|&c| !fired[c] && counts[c] == top)
+            .collect();
+        any(&best, rng)
+    }
+}

@@ -1,0 +1,244 @@
+//! Hunt-target and its hunting patterns, and what a hunter knows of each cell ([`Marks`]),
+//! which density and the exact shooters share.
+
+use rand::RngExt;
+use rand::rngs::StdRng;
+
+use super::{Shooter, any};
+use crate::observe::{Shot, ShotResult, Sinking};
+use crate::play::game::Setup;
+
+/// Where hunt-target hunts when no hit is open.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Hunt {
+    /// Anywhere.
+    Any,
+    /// On one colour of a checkerboard.
+    Colour,
+    /// On one colour, in 002's four passes.
+    Passes,
+    /// In 002's four knight-move passes, then anywhere.
+    Knight,
+}
+
+/// Hunt-target; `offset` is drawn at the first shot (row and column shifts, 0 to 3; 0 to 7
+/// for the knight passes, whose pattern repeats every 8 rows and columns).
+pub(super) struct HuntTarget {
+    hunt: Hunt,
+    offset: Option<(usize, usize)>,
+    marks: Marks,
+}
+
+/// Which of 002's checkerboard passes (0 for A to 3 for D) a cell is in, after shifting it by
+/// `offset`; `None` for the other colour. A holds every fourth diagonal on even rows, then B,
+/// C and D fill in between (its figure 4).
+fn pass(r: usize, c: usize, offset: (usize, usize)) -> Option<usize> {
+    let (r, c) = (r + offset.0, c + offset.1);
+    match ((r + c) % 4, r % 2) {
+        (1, 0) => Some(0),
+        (3, 1) => Some(1),
+        (3, 0) => Some(2),
+        (1, 1) => Some(3),
+        _ => None,
+    }
+}
+
+/// Which of 002's knight-checkerboard passes (0 for A to 3 for D) a cell is in, after
+/// shifting it by `offset`; `None` for the three cells in four outside them. The A cells of
+/// row `2k` are at column `1 + 3k` modulo 8, D four columns on; B and C, on the odd row
+/// below, are a knight's move from A (two columns left and right). So each row holds one
+/// cell in four, a column one in four, and every straight run of four cells in a row, or
+/// of five in a column, holds one. This is the seed's figure 5 read from its text, where two
+/// cells sit a column off that lattice (taken as slips of the extraction).
+fn knight(r: usize, c: usize, offset: (usize, usize)) -> Option<usize> {
+    let (r, c) = (r + offset.0, c + offset.1);
+    let a = (1 + 3 * (r / 2)) % 8;
+    match (r % 2, (c + 8 - a) % 8) {
+        (0, 0) => Some(0),
+        (1, 6) => Some(1),
+        (1, 2) => Some(2),
+        (0, 4) => Some(3),
+        _ => None,
+    }
+}
+
+/// What a hunter knows of each cell.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mark {
+    Open,
+    Miss,
+    /// A hit on a ship not known to be sunk.
+    Wounded,
+    /// A hit on a ship known to be sunk.
+    Sunk,
+}
+
+/// What a shooter knows of each cell, brought up to date with the shots it has not seen
+/// yet, so a game costs one pass over its shots in all.
+///
+/// A ship reported sunk without its cells (announced) is taken to be the line of wounded
+/// cells through the sinking shot, as long as the ship, that the shot ends; when no such line
+/// is seen its cells stay wounded. Under [`Sinking::None`] nothing is ever known to be sunk.
+#[derive(Default)]
+pub(super) struct Marks {
+    m: Vec<Mark>,
+    pub(super) seen: usize,
+}
+
+impl Marks {
+    /// The marks after `shots`, the shots of the same game so far.
+    pub(super) fn update(&mut self, setup: &Setup, shots: &[Shot]) -> &[Mark] {
+        if self.m.len() != setup.dims.cells() || shots.len() < self.seen {
+            self.m = vec![Mark::Open; setup.dims.cells()];
+            self.seen = 0;
+        }
+        for s in &shots[self.seen..] {
+            apply(setup, &mut self.m, s);
+        }
+        self.seen = shots.len();
+        &self.m
+    }
+}
+
+/// What one shot says of the cells.
+fn apply(setup: &Setup, m: &mut [Mark], s: &Shot) {
+    let d = setup.dims;
+    match &s.result {
+        ShotResult::Miss | ShotResult::Sonar { .. } => m[s.cell] = Mark::Miss,
+        ShotResult::Hit => m[s.cell] = Mark::Wounded,
+        ShotResult::Sunk { .. } if setup.sinking == Sinking::None => m[s.cell] = Mark::Wounded,
+        ShotResult::Sunk { ty, cells } => {
+            m[s.cell] = Mark::Wounded;
+            if !cells.is_empty() {
+                for &c in cells {
+                    m[c] = Mark::Sunk;
+                }
+                return;
+            }
+            let Some(len) = setup.fleet.types()[*ty].shape.straight_len() else {
+                return;
+            };
+            let (r, c) = d.row_col(s.cell);
+            let (r, c) = (r as isize, c as isize);
+            for (dr, dc) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
+                let line = (0..len as isize).map_while(|k| d.checked(r + dr * k, c + dc * k));
+                if line.clone().count() == len && line.clone().all(|x| m[x] == Mark::Wounded) {
+                    for x in line {
+                        m[x] = Mark::Sunk;
+                    }
+                    return;
+                }
+            }
+        }
+    }
+}
+
+impl HuntTarget {
+    pub(super) fn new(hunt: Hunt) -> Self {
+        HuntTarget {
+            hunt,
+            offset: None,
+            marks: Marks::default(),
+        }
+    }
+}
+
+impl Shooter for HuntTarget {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        let d = setup.dims;
+        let m = self.marks.update(setup, shots);
+        let at = |r: isize, c: isize| d.checked(r, c).filter(|&x| m[x] == Mark::Open);
+        // Target: extend a line of two or more wounded cells at an open end.
+        let mut ends = Vec::new();
+        let mut neighbours = Vec::new();
+        for x in (0..d.cells()).filter(|&x| m[x] == Mark::Wounded) {
+            let (r, c) = d.row_col(x);
+            let (r, c) = (r as isize, c as isize);
+            for (dr, dc) in [(0, 1), (1, 0)] {
+                let wounded = |k: isize| {
+                    d.checked(r + dr * k, c + dc * k)
+                        .is_some_and(|y| m[y] == Mark::Wounded)
+                };
+                // `x` starts a run of at least two along (dr, dc).
+                if wounded(1) && !wounded(-1) {
+                    let mut k = 1;
+                    while wounded(k + 1) {
+                        k += 1;
+                    }
+                    ends.extend(at(r - dr, c - dc));
+                    ends.extend(at(r + dr * (k + 1), c + dc * (k + 1)));
+                }
+            }
+            for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+                neighbours.extend(at(r + dr, c + dc));
+            }
+        }
+        if !ends.is_empty() {
+            return any(&ends, rng);
+        }
+        if !neighbours.is_empty() {
+            return any(&neighbours, rng);
+        }
+        // Hunt.
+        let open: Vec<usize> = (0..d.cells()).filter(|&x| m[x] == Mark::Open).collect();
+        let period = if self.hunt == Hunt::Knight { 8 } else { 4 };
+        let offset = *self
+            .offset
+            .get_or_insert_with(|| (rng.random_range(0..period), rng.random_range(0..period)));
+        let class = |x: usize| {
+            let (r, c) = d.row_col(x);
+            match self.hunt {
+                Hunt::Any => Some(0),
+                Hunt::Colour => ((r + c + offset.0) % 2 == 1).then_some(0),
+                Hunt::Passes => pass(r, c, offset),
+                Hunt::Knight => knight(r, c, offset),
+            }
+        };
+        let first = open.iter().filter_map(|&x| class(x)).min();
+        let on: Vec<usize> = match first {
+            Some(p) => open
+                .iter()
+                .copied()
+                .filter(|&x| class(x) == Some(p))
+                .collect(),
+            None => open,
+        };
+        any(&on, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::knight;
+
+    /// The knight passes hold one cell in four, meet every run of four cells in a row and of
+    /// five in a column, and match the seed's figure 5 where its text is unambiguous.
+    #[test]
+    fn knight_passes_cover_what_they_claim() {
+        for offset in [(0, 0), (3, 5), (7, 7)] {
+            let on = |r: usize, c: usize| knight(r, c, offset).is_some();
+            for r in 0..16 {
+                assert_eq!((0..16).filter(|&c| on(r, c)).count(), 4);
+                for c in 0..13 {
+                    assert!((c..c + 4).any(|x| on(r, x)), "row {r} from {c}");
+                }
+            }
+            for c in 0..16 {
+                for r in 0..12 {
+                    assert!((r..r + 5).any(|y| on(y, c)), "column {c} from {r}");
+                }
+            }
+        }
+        // Figure 5, rows 0, 2, 4, 5 and 6: A D / D A / D A / C B / A D.
+        let row = |r: usize| -> Vec<(usize, usize)> {
+            (0..8)
+                .filter_map(|c| knight(r, c, (0, 0)).map(|p| (c, p)))
+                .collect()
+        };
+        assert_eq!(row(0), [(1, 0), (5, 3)]);
+        assert_eq!(row(2), [(0, 3), (4, 0)]);
+        assert_eq!(row(4), [(3, 3), (7, 0)]);
+        assert_eq!(row(5), [(1, 2), (5, 1)]);
+        assert_eq!(row(6), [(2, 0), (6, 3)]);
+    }
+}

@@ -1,0 +1,294 @@
+//! Shooters: who picks the next cell. Each sees only the game's rules and the shots so far
+//! (never the hidden layout) and takes the caller's RNG.
+//!
+//! - [`ShooterKind::Random`]: any cell not fired at (001's Random, 002's R).
+//! - [`ShooterKind::HuntTarget`]: hunts at random; after a hit, fires at the hit's neighbours,
+//!   and once two hits line up, along their line (001's Human-like, 002's RNB).
+//! - [`ShooterKind::Parity`]: hunt-target, hunting only on one colour of a checkerboard, chosen
+//!   at random per game (001's Even).
+//! - [`ShooterKind::Checkerboard`]: hunt-target hunting on one checkerboard colour in four
+//!   passes, a sparse lattice first, after a random offset (002's CB, its figure 4).
+//! - [`ShooterKind::Knight`]: hunt-target hunting in 002's four knight-move passes (KCB, its
+//!   figure 5), then anywhere.
+//! - [`ShooterKind::Density`]: 004's probability matrix: each afloat ship slid over every
+//!   position the shots allow, one ship at a time, and a cell of most positions shot; after a
+//!   hit, only positions through the wounded cells count ("finishing").
+//! - [`ShooterKind::Greedy`]: fires at a cell of highest exact probability of a ship, given
+//!   every shot so far and the sinking rule (001's Heat-map), ties broken at random.
+//! - [`ShooterKind::MinPossible`]: 002's MP_x: checkerboard until at most four ships are
+//!   afloat and at most `x` cells are open, then greedy.
+//! - [`ShooterKind::Sampled`]: greedy on a heat map estimated from boards drawn by a sampler
+//!   (000's method with its weighted sampler).
+//! - [`ShooterKind::Lookahead`]: 002's LA: the cell that gives the most layouts hit within the
+//!   next few shots, the later ones assumed to miss.
+//! - [`ShooterKind::Mcts`]: 001's Monte Carlo tree search (UCT) over layouts drawn uniformly
+//!   from those consistent with the shots.
+
+use rand::RngExt;
+use rand::rngs::StdRng;
+
+use super::game::Setup;
+use crate::choice::UnknownChoice;
+use crate::observe::Shot;
+use crate::sample::SamplerKind;
+
+mod density;
+mod exact;
+mod hunt;
+mod mcts;
+
+use density::Density;
+use exact::{Greedy, Lookahead, MinPossible, Sampled};
+use hunt::{Hunt, HuntTarget};
+use mcts::Mcts;
+
+/// Picks the next cell to fire at.
+pub trait Shooter: Send {
+    /// The next cell, one not fired at before, given the shots so far (the game is not over).
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize;
+}
+
+/// The shooters broadside has; see the module documentation. As words (`FromStr` and
+/// `Display`): `random`, `hunt-target`, `parity`, `checkerboard`, `knight`, `density`,
+/// `greedy`, `mp:X`, `sampled:N` (or `sampled:N:weighted`), `lookahead:D` (or 002's
+/// `lookahead:D.Y.X`) and `mcts:N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShooterKind {
+    /// Any cell not fired at.
+    Random,
+    /// Hunt at random, then target the neighbours and the line of hits.
+    HuntTarget,
+    /// Hunt-target, hunting on one checkerboard colour.
+    Parity,
+    /// Hunt-target, hunting on one colour in four passes.
+    Checkerboard,
+    /// Hunt-target, hunting in four knight-move passes.
+    Knight,
+    /// The probability matrix of ships slid one at a time.
+    Density,
+    /// A cell of highest exact probability.
+    Greedy,
+    /// Checkerboard until at most four ships are afloat and at most `open` cells are not fired
+    /// at, then greedy (`mp:X`).
+    MinPossible {
+        /// The most open cells at which the exact stage starts.
+        open: usize,
+    },
+    /// Greedy on the heat map estimated from `boards` layouts drawn by `sampler` at every
+    /// shot (`sampled:N`, `sampled:N:weighted`).
+    Sampled {
+        /// Boards drawn per shot.
+        boards: u64,
+        /// The sampler that draws them.
+        sampler: SamplerKind,
+    },
+    /// The cell from which the most layouts are hit within `plies` shots, each later shot
+    /// among the `moves` likeliest cells and the shots before it assumed to miss
+    /// (`lookahead:D`, 002's `lookahead:D.Y.X`); checkerboard until at most four ships are
+    /// afloat and at most `open` cells are open, when given.
+    Lookahead {
+        /// Shots looked ahead (1 is greedy).
+        plies: usize,
+        /// Candidate cells per shot.
+        moves: usize,
+        /// The most open cells at which the exact stage starts; `None`: from the first shot.
+        open: Option<usize>,
+    },
+    /// UCT with `iterations` playouts per shot (`mcts:N`).
+    Mcts {
+        /// Playouts per shot.
+        iterations: u64,
+    },
+}
+
+/// The words without a parameter, and the forms of those with one, for error messages.
+const SHOOTER_WORDS: &[&str] = &[
+    "random",
+    "hunt-target",
+    "parity",
+    "checkerboard",
+    "knight",
+    "density",
+    "greedy",
+    "mp:X",
+    "sampled:N",
+    "lookahead:D",
+    "mcts:N",
+];
+
+impl std::str::FromStr for ShooterKind {
+    type Err = UnknownChoice;
+
+    fn from_str(s: &str) -> Result<Self, UnknownChoice> {
+        let word = s.trim();
+        let bad = |form: &str| UnknownChoice::new("shooter", s, form);
+        let number = |x: &str, form: &str| -> Result<u64, UnknownChoice> {
+            x.parse::<u64>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| bad(form))
+        };
+        let (name, param) = match word.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (word, None),
+        };
+        Ok(match (name, param) {
+            ("random", None) => ShooterKind::Random,
+            ("hunt-target", None) => ShooterKind::HuntTarget,
+            ("parity", None) => ShooterKind::Parity,
+            ("checkerboard", None) => ShooterKind::Checkerboard,
+            ("knight", None) => ShooterKind::Knight,
+            ("density", None) => ShooterKind::Density,
+            ("greedy", None) => ShooterKind::Greedy,
+            ("mp", p) => {
+                let form =
+                    "mp:X, X the most open cells at which the exact stage starts (e.g. mp:70)";
+                ShooterKind::MinPossible {
+                    open: number(p.unwrap_or(""), form)? as usize,
+                }
+            }
+            ("sampled", p) => {
+                let form = "sampled:N or sampled:N:SAMPLER, N boards per shot (e.g. sampled:1000:weighted)";
+                let p = p.unwrap_or("");
+                let (n, sampler) = match p.split_once(':') {
+                    Some((n, k)) => (n, k.parse().map_err(|_| bad(form))?),
+                    None => (p, SamplerKind::Uniform),
+                };
+                ShooterKind::Sampled {
+                    boards: number(n, form)?,
+                    sampler,
+                }
+            }
+            ("lookahead", p) => {
+                let form = "lookahead:D or lookahead:D.Y.X: D plies, Y cells a ply, exact from X open cells (e.g. lookahead:2.8.70)";
+                let parts: Vec<&str> = p.unwrap_or("").split('.').collect();
+                if parts.len() > 3 {
+                    return Err(bad(form));
+                }
+                let plies = number(parts[0], form)? as usize;
+                let moves = match parts.get(1) {
+                    Some(y) => number(y, form)? as usize,
+                    None => 8,
+                };
+                let open = match parts.get(2) {
+                    Some(x) => Some(number(x, form)? as usize),
+                    None => None,
+                };
+                if plies > 4 {
+                    return Err(bad("lookahead:D with D from 1 to 4"));
+                }
+                ShooterKind::Lookahead { plies, moves, open }
+            }
+            ("mcts", p) => ShooterKind::Mcts {
+                iterations: number(
+                    p.unwrap_or(""),
+                    "mcts:N, N playouts per shot (e.g. mcts:2000)",
+                )?,
+            },
+            _ => return Err(UnknownChoice::among("shooter", s, SHOOTER_WORDS)),
+        })
+    }
+}
+
+impl std::fmt::Display for ShooterKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ShooterKind::Random => f.write_str("random"),
+            ShooterKind::HuntTarget => f.write_str("hunt-target"),
+            ShooterKind::Parity => f.write_str("parity"),
+            ShooterKind::Checkerboard => f.write_str("checkerboard"),
+            ShooterKind::Knight => f.write_str("knight"),
+            ShooterKind::Density => f.write_str("density"),
+            ShooterKind::Greedy => f.write_str("greedy"),
+            ShooterKind::MinPossible { open } => write!(f, "mp:{open}"),
+            ShooterKind::Sampled {
+                boards,
+                sampler: SamplerKind::Uniform,
+            } => write!(f, "sampled:{boards}"),
+            ShooterKind::Sampled { boards, sampler } => write!(f, "sampled:{boards}:{sampler}"),
+            ShooterKind::Lookahead {
+                plies,
+                moves: 8,
+                open: None,
+            } => write!(f, "lookahead:{plies}"),
+            ShooterKind::Lookahead { plies, moves, open } => {
+                write!(f, "lookahead:{plies}.{moves}")?;
+                match open {
+                    Some(x) => write!(f, ".{x}"),
+                    None => Ok(()),
+                }
+            }
+            ShooterKind::Mcts { iterations } => write!(f, "mcts:{iterations}"),
+        }
+    }
+}
+
+impl serde::Serialize for ShooterKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl ShooterKind {
+    /// A fresh shooter for one game.
+    pub fn shooter(self) -> Box<dyn Shooter> {
+        match self {
+            ShooterKind::Random => Box::new(Random { order: Vec::new() }),
+            ShooterKind::HuntTarget => Box::new(HuntTarget::new(Hunt::Any)),
+            ShooterKind::Parity => Box::new(HuntTarget::new(Hunt::Colour)),
+            ShooterKind::Checkerboard => Box::new(HuntTarget::new(Hunt::Passes)),
+            ShooterKind::Knight => Box::new(HuntTarget::new(Hunt::Knight)),
+            ShooterKind::Density => Box::<Density>::default(),
+            ShooterKind::Greedy => Box::new(Greedy),
+            ShooterKind::MinPossible { open } => Box::new(MinPossible::new(open)),
+            ShooterKind::Sampled { boards, sampler } => Box::new(Sampled { boards, sampler }),
+            ShooterKind::Lookahead { plies, moves, open } => {
+                Box::new(Lookahead::new(plies, moves, open))
+            }
+            ShooterKind::Mcts { iterations } => Box::new(Mcts { iterations }),
+        }
+    }
+}
+
+/// A cell chosen uniformly among `cells`.
+fn any(cells: &[usize], rng: &mut StdRng) -> usize {
+    cells[rng.random_range(0..cells.len())]
+}
+
+/// `cells` in a uniformly random order.
+fn shuffle(cells: &mut [usize], rng: &mut StdRng) {
+    for i in (1..cells.len()).rev() {
+        cells.swap(i, rng.random_range(0..=i));
+    }
+}
+
+/// The cells not fired at.
+fn open(setup: &Setup, shots: &[Shot]) -> Vec<usize> {
+    let mut fired = vec![false; setup.dims.cells()];
+    for s in shots {
+        fired[s.cell] = true;
+    }
+    (0..setup.dims.cells()).filter(|&c| !fired[c]).collect()
+}
+
+/// The cells in a random order, drawn at the first shot; each shot takes the next not fired.
+struct Random {
+    order: Vec<usize>,
+}
+
+impl Shooter for Random {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        if self.order.is_empty() && shots.is_empty() {
+            self.order = (0..setup.dims.cells()).collect();
+            shuffle(&mut self.order, rng);
+        }
+        let fired = |c: usize| shots.iter().any(|s| s.cell == c);
+        while let Some(c) = self.order.pop() {
+            if !fired(c) {
+                return c;
+            }
+        }
+        // Shots this shooter did not fire (a game handed over mid-way): any open cell.
+        any(&open(setup, shots), rng)
+    }
+}
