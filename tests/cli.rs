@@ -1051,3 +1051,36 @@ fn match_reports_the_first_sides_win_rate() {
     assert_eq!(v["b"]["shooter"], "sampled:50:weighted");
     assert_eq!(v["b"]["placer"], "adversarial:checkerboard");
 }
+
+#[test]
+fn accuracy_reports_each_turn_and_refuses_bad_requests() {
+    let o = run(
+        &[
+            "accuracy",
+            "puzzles/game/naslausky-8x8-rocks.txt",
+            "--games",
+            "20",
+            "--turns",
+            "3",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["estimator"], "exact");
+    assert_eq!(v["turns"].as_array().unwrap().len(), 4);
+    assert_eq!(v["turns"][0]["games"], 20);
+    for (args, says) in [
+        (
+            &["accuracy", "--estimator", "guess"][..],
+            "unknown estimator",
+        ),
+        (&["accuracy", "--games", "0"], "at least one game"),
+        (&["accuracy", "--sonar", "1.5"], "from 0 to 1"),
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}

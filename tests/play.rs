@@ -12,6 +12,7 @@ fn sim(w: usize, h: usize, fleet: &[usize], rules: Rules, shooter: ShooterKind) 
             fleet: Fleet::straight(fleet),
             rules,
             sinking: Sinking::Announced,
+            rocks: Vec::new(),
         },
         shooter,
         placer: PlacerKind::Uniform,
@@ -444,4 +445,115 @@ fn the_adversarial_placer_costs_its_shooter_shots() {
         against.mean,
         uniform.mean
     );
+}
+
+/// Rocks are known to both sides: no layout covers one, no shooter fires at one.
+#[test]
+fn no_shooter_fires_at_a_rock() {
+    for shooter in [
+        "random",
+        "hunt-target",
+        "knight",
+        "density",
+        "greedy",
+        "sampled:20:weighted",
+        "mcts:20",
+    ] {
+        let mut s = sim(6, 6, &[3, 2, 2], Rules::Touch, shooter.parse().unwrap());
+        s.setup.rocks = vec![0, 7, 14, 21, 30];
+        s.games = 30;
+        let (_, games) = simulate(&s, &|_| {}).unwrap();
+        for g in &games {
+            let layout = g.record.solution.as_ref().unwrap();
+            assert!(layout.cells().all(|c| !s.setup.rocks.contains(&c)));
+            let shots = &g.record.observations.shots;
+            assert!(
+                shots.iter().all(|x| !s.setup.rocks.contains(&x.cell)),
+                "{shooter}"
+            );
+            validate::check(&g.record, layout).unwrap();
+        }
+    }
+}
+
+/// A sonar reports the Manhattan distance to the nearest ship cell on a miss, and the record
+/// stays true of the hidden layout.
+#[test]
+fn the_sonar_reports_the_distance_to_the_nearest_ship() {
+    use broadside::observe::ShotResult;
+    use broadside::play::{Game, Placer, empty_board};
+    use rand::{RngExt, SeedableRng};
+    let setup = sim(7, 6, &[3, 2], Rules::Touch, ShooterKind::Random).setup;
+    let empty = empty_board(&setup).unwrap();
+    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, &empty).unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    let d = setup.dims;
+    for _ in 0..50 {
+        let layout = placer.place(&mut rng).unwrap();
+        let ships: Vec<usize> = layout.cells().collect();
+        let mut game = Game::new(setup.clone(), layout.clone());
+        for _ in 0..8 {
+            let cell = rng.random_range(0..d.cells());
+            let result = game.sonar(cell);
+            let (r, c) = d.row_col(cell);
+            let nearest = ships
+                .iter()
+                .map(|&x| {
+                    let (rx, cx) = d.row_col(x);
+                    r.abs_diff(rx) + c.abs_diff(cx)
+                })
+                .min()
+                .unwrap();
+            match result {
+                ShotResult::Sonar { distance } => assert_eq!(distance, nearest),
+                _ => assert_eq!(nearest, 0),
+            }
+        }
+        validate::check(&game.record(), &layout).unwrap();
+    }
+}
+
+/// Seed 000's evaluation: with no sonar, the first turn fires at nothing yet, so its top-1
+/// accuracy is a coin with the exact heat map's highest probability.
+#[test]
+fn accuracy_at_the_first_turn_is_the_top_probability() {
+    use broadside::Engine;
+    use broadside::heat::HeatMap;
+    use broadside::play::{Accuracy, Boards, Estimator, accuracy};
+    let setup = sim(5, 5, &[3, 2], Rules::Touch, ShooterKind::Random).setup;
+    let run = Accuracy {
+        boards: Boards::Fixed(setup.clone()),
+        games: 3000,
+        turns: 3,
+        sonar: 0.0,
+        estimator: Estimator::Exact,
+        seed: 2,
+    };
+    let table = accuracy(&run, &|_| {}).unwrap();
+    assert_eq!(table.turns.len(), 4);
+    let heat = HeatMap::compute(&setup.empty().build().unwrap(), Engine::Auto).unwrap();
+    let p = heat.best().1;
+    let first = &table.turns[0];
+    assert_eq!(first.games, 3000);
+    let half = 3.29 * (p * (1.0 - p) / 3000.0).sqrt();
+    assert!(
+        (first.top[0] - p).abs() < half,
+        "{} against {p}",
+        first.top[0]
+    );
+    for t in &table.turns {
+        assert!(t.top.iter().all(|&a| (0.0..=1.0).contains(&a)));
+    }
+    // The default setting runs: random maps with rocks, polyomino fleets, sonar.
+    let run = Accuracy {
+        boards: Boards::naslausky(),
+        games: 20,
+        turns: 4,
+        sonar: 0.2,
+        estimator: "sampled:50:weighted".parse().unwrap(),
+        seed: 1,
+    };
+    let table = accuracy(&run, &|_| {}).unwrap();
+    assert_eq!(table.turns.len(), 5);
+    assert!(table.turns.iter().all(|t| t.boards > 0.0));
 }

@@ -155,6 +155,9 @@ enum Command {
     /// Two shooters against each other, taking turns, on paired boards: who sinks the other's
     /// fleet first.
     Match(play::MatchArgs),
+    /// Seed 000's evaluation: how often the likeliest cells of an exact or a sampled heat map
+    /// hold a ship, turn by turn (top-1, top-3, top-5).
+    Accuracy(play::AccuracyArgs),
     /// Convert a problem to broadside's text or JSON format.
     Convert {
         #[command(flatten)]
@@ -218,6 +221,7 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Generate(args) => generate::generate(&args),
         Command::Simulate(args) => play::run(&args),
         Command::Match(args) => play::run_match(&args),
+        Command::Accuracy(args) => play::run_accuracy(&args),
         Command::Convert { input, to } => generate::convert(&input, to),
     }
 }

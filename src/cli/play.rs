@@ -1,4 +1,5 @@
-//! `broadside simulate`: self-play of one shooter against one placer.
+//! `broadside simulate`, `match` and `accuracy`: self-play, two sides against each other, and
+//! seed 000's accuracy evaluation.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -8,7 +9,10 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use broadside::format::json::JsonProblem;
-use broadside::play::{PlacerKind, Setup, ShooterKind, Side, Simulation, play_match, simulate};
+use broadside::play::{
+    Accuracy, Boards, Estimator, PlacerKind, Setup, ShooterKind, Side, Simulation, accuracy,
+    play_match, simulate,
+};
 use broadside::sample::SamplerKind;
 use broadside::{Dims, Fleet, Rules, Sinking};
 
@@ -19,8 +23,8 @@ use super::usage;
 /// The game to play: a game file, or the options (the standard game by default).
 #[derive(Args)]
 pub struct GameArgs {
-    /// A game file whose board, fleet, rules and sinking rule to play (its shots and clues are
-    /// not used); instead of --size, --fleet, --rules and --sinking.
+    /// A game file whose board, rocks, fleet, rules and sinking rule to play (its shots and
+    /// other clues are not used); instead of --size, --fleet, --rules and --sinking.
     file: Option<String>,
     /// Board size, WxH (default 10x10).
     #[arg(long, value_name = "WxH")]
@@ -106,19 +110,7 @@ impl GameArgs {
                     "a game file gives the board, fleet, rules and sinking: give it or the options, not both",
                 ));
             }
-            let spec = Input {
-                file: Some(file.clone()),
-                size: None,
-                fleet: None,
-                rules: None,
-            }
-            .single()?;
-            return Ok(Setup {
-                dims: spec.dims,
-                fleet: spec.fleet,
-                rules: spec.rules,
-                sinking: spec.observations.sinking,
-            });
+            return setup_of_file(file);
         }
         let fleet = match &self.fleet {
             Some(f) => Fleet::parse(f, &[]).map_err(|e| usage(format!("--fleet: {e}")))?,
@@ -133,8 +125,121 @@ impl GameArgs {
             fleet,
             rules: self.rules.unwrap_or(standard.rules),
             sinking: self.sinking.unwrap_or(standard.sinking),
+            rocks: Vec::new(),
         })
     }
+}
+
+/// The board, rocks, fleet, rules and sinking rule of a game file.
+fn setup_of_file(file: &str) -> Result<Setup> {
+    let spec = Input {
+        file: Some(file.to_string()),
+        size: None,
+        fleet: None,
+        rules: None,
+    }
+    .single()?;
+    Ok(Setup {
+        dims: spec.dims,
+        rocks: (0..spec.dims.cells())
+            .filter(|&c| spec.clue(c) == Some(broadside::Clue::Blocked))
+            .collect(),
+        fleet: spec.fleet,
+        rules: spec.rules,
+        sinking: spec.observations.sinking,
+    })
+}
+
+/// The options of `accuracy`.
+#[derive(Args)]
+pub struct AccuracyArgs {
+    /// A game file whose board, rocks and fleet every game uses; by default seed 000's setting
+    /// (8x8, random rocks, four ships of random polyomino shapes).
+    file: Option<String>,
+    /// The heat map: exact, or sampled:N[:SAMPLER] (N boards a turn, e.g. sampled:1000:weighted).
+    #[arg(long, default_value = "exact")]
+    estimator: Estimator,
+    /// How many games.
+    #[arg(long, default_value = "100")]
+    games: u64,
+    /// Turns per game.
+    #[arg(long, default_value = "10")]
+    turns: usize,
+    /// The chance that a turn is a sonar at a random cell instead of a shot at the top cell.
+    #[arg(long, default_value = "0.2")]
+    sonar: f64,
+    /// Rocks per random map (without a file).
+    #[arg(long, default_value = "12")]
+    rocks: usize,
+    /// The seed.
+    #[arg(long, default_value = "0")]
+    seed: u64,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run_accuracy(args: &AccuracyArgs) -> Result<bool> {
+    let boards = match &args.file {
+        Some(file) => Boards::Fixed(setup_of_file(file)?),
+        None => match Boards::naslausky() {
+            Boards::Random { dims, ships, .. } => Boards::Random {
+                dims,
+                ships,
+                rocks: args.rocks,
+            },
+            fixed => fixed,
+        },
+    };
+    let run = Accuracy {
+        boards,
+        games: args.games,
+        turns: args.turns,
+        sonar: args.sonar,
+        estimator: args.estimator,
+        seed: args.seed,
+    };
+    let bar = progress_bar(run.games);
+    let table = accuracy(&run, &|done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    let mut printer = Printer::new(args.json);
+    if args.json {
+        printer.push(&table)?;
+    } else {
+        let w = printer.out();
+        writeln!(
+            w,
+            "{} heat map, {} games, seed {}: mean accuracy of the likeliest cells (sd)",
+            table.estimator, table.games, table.seed
+        )?;
+        writeln!(
+            w,
+            "turn  games  top-1         top-3         top-5         boards"
+        )?;
+        for t in &table.turns {
+            writeln!(
+                w,
+                "{:>4}  {:>5}  {:.3} ({:.2})  {:.3} ({:.2})  {:.3} ({:.2})  {:.4e}",
+                t.turn, t.games, t.top[0], t.sd[0], t.top[1], t.sd[1], t.top[2], t.sd[2], t.boards
+            )?;
+        }
+    }
+    printer.finish()?;
+    Ok(true)
+}
+
+/// A bar on long runs at a terminal; nothing in a pipe or a log.
+fn progress_bar(games: u64) -> ProgressBar {
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(games)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// The setup in words: "10x10 5 4 3 3 2 touch, sinking announced".
@@ -207,16 +312,7 @@ pub fn run(args: &SimulateArgs) -> Result<bool> {
         games: args.games,
         seed: args.seed,
     };
-    // A bar on long runs at a terminal; nothing in a pipe or a log.
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::new(sim.games)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar(sim.games);
     let (summary, played) = simulate(&sim, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     if let Some(path) = &args.out {

@@ -1,6 +1,7 @@
 //! One game: a hidden layout, the shots fired at it, and what each reported under the game's
 //! sinking rule.
 
+use crate::clue::Clue;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;
@@ -19,6 +20,8 @@ pub struct Setup {
     pub rules: Rules,
     /// How sinkings are reported.
     pub sinking: Sinking,
+    /// Rocks: cells no ship covers, known to both sides (seed 000's maps), increasing.
+    pub rocks: Vec<usize>,
 }
 
 impl Setup {
@@ -30,6 +33,7 @@ impl Setup {
             fleet: Fleet::straight(&[5, 4, 3, 3, 2]),
             rules: Rules::Touch,
             sinking: Sinking::Announced,
+            rocks: Vec::new(),
         }
     }
 
@@ -37,6 +41,12 @@ impl Setup {
     pub fn empty(&self) -> ProblemSpec {
         let mut spec = ProblemSpec::empty(self.dims, self.fleet.clone(), self.rules);
         spec.observations.sinking = self.sinking;
+        if !self.rocks.is_empty() {
+            spec.clues = vec![None; self.dims.cells()];
+            for &c in &self.rocks {
+                spec.clues[c] = Some(Clue::Blocked);
+            }
+        }
         spec
     }
 }
@@ -111,6 +121,32 @@ impl Game {
                 }
             }
         };
+        self.shots.push(Shot {
+            cell,
+            result: result.clone(),
+        });
+        result
+    }
+
+    /// Fires seed 000's sonar at `cell`: a hit reports as [`Game::fire`] does; a miss reports
+    /// the Manhattan distance from the cell to the nearest ship cell.
+    pub fn sonar(&mut self, cell: usize) -> ShotResult {
+        if self.fired[cell] || self.owner[cell].is_some() {
+            return self.fire(cell);
+        }
+        let d = self.setup.dims;
+        let (r, c) = d.row_col(cell);
+        let distance = self
+            .layout
+            .cells()
+            .map(|x| {
+                let (rx, cx) = d.row_col(x);
+                r.abs_diff(rx) + c.abs_diff(cx)
+            })
+            .min()
+            .unwrap_or(0);
+        self.fired[cell] = true;
+        let result = ShotResult::Sonar { distance };
         self.shots.push(Shot {
             cell,
             result: result.clone(),

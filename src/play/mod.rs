@@ -9,6 +9,8 @@
 //! - [`simulate`] plays many games on every core, reproducibly from a seed, and gives a
 //!   [`Summary`] of the shots they took; [`play_match`] pits two sides against each other on
 //!   paired boards.
+//! - [`accuracy`] is seed 000's evaluation: how often the likeliest cells of an exact or a
+//!   sampled heat map hold a ship, turn by turn.
 //!
 //! ```
 //! use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, simulate};
@@ -19,6 +21,7 @@
 //!         fleet: Fleet::straight(&[3, 2]),
 //!         rules: Rules::NoTouch,
 //!         sinking: Sinking::Announced,
+//!         rocks: Vec::new(),
 //!     },
 //!     shooter: ShooterKind::HuntTarget,
 //!     placer: PlacerKind::Uniform,
@@ -30,12 +33,14 @@
 //! assert!(summary.min >= 5 && summary.max <= 25);
 //! ```
 
+mod accuracy;
 mod game;
 mod matches;
 mod placer;
 mod shooter;
 mod simulate;
 
+pub use accuracy::{Accuracy, AccuracyTable, Boards, Estimator, Turn, accuracy, catalogue};
 pub use game::{Game, Setup};
 pub use matches::{MatchSummary, Side, play_match};
 pub use placer::{Placer, PlacerKind, empty_board};

@@ -54,7 +54,7 @@ fn afloat(setup: &Setup, shots: &[Shot]) -> usize {
 /// Whether 002's exact stage has begun: at most four ships afloat and at most `most` cells
 /// not fired at.
 fn exact_stage(setup: &Setup, shots: &[Shot], most: usize) -> bool {
-    afloat(setup, shots) <= 4 && setup.dims.cells() - shots.len() <= most
+    afloat(setup, shots) <= 4 && setup.dims.cells() - setup.rocks.len() - shots.len() <= most
 }
 
 pub(super) struct Greedy;

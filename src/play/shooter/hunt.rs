@@ -90,6 +90,9 @@ impl Marks {
     pub(super) fn update(&mut self, setup: &Setup, shots: &[Shot]) -> &[Mark] {
         if self.m.len() != setup.dims.cells() || shots.len() < self.seen {
             self.m = vec![Mark::Open; setup.dims.cells()];
+            for &r in &setup.rocks {
+                self.m[r] = Mark::Miss;
+            }
             self.seen = 0;
         }
         for s in &shots[self.seen..] {

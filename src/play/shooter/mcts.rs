@@ -69,7 +69,7 @@ impl Shooter for Mcts {
             ready: true,
             ..Node::default()
         }];
-        let open = setup.dims.cells() - shots.len();
+        let open = setup.dims.cells() - setup.rocks.len() - shots.len();
         let mut path = Vec::new();
         for _ in 0..self.iterations {
             let Some(layout) = sampler.sample(rng) else {
@@ -84,7 +84,7 @@ impl Shooter for Mcts {
             while !game.is_over() {
                 if !nodes[node].ready {
                     let mut cells: Vec<usize> = (0..setup.dims.cells())
-                        .filter(|&c| !game.fired(c))
+                        .filter(|&c| !game.fired(c) && !setup.rocks.contains(&c))
                         .collect();
                     shuffle(&mut cells, rng);
                     nodes[node].untried = cells;

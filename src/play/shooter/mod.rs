@@ -256,15 +256,18 @@ fn any(cells: &[usize], rng: &mut StdRng) -> usize {
 }
 
 /// `cells` in a uniformly random order.
-fn shuffle(cells: &mut [usize], rng: &mut StdRng) {
+pub(super) fn shuffle(cells: &mut [usize], rng: &mut StdRng) {
     for i in (1..cells.len()).rev() {
         cells.swap(i, rng.random_range(0..=i));
     }
 }
 
-/// The cells not fired at.
+/// The cells not fired at (nor rocks).
 fn open(setup: &Setup, shots: &[Shot]) -> Vec<usize> {
     let mut fired = vec![false; setup.dims.cells()];
+    for &r in &setup.rocks {
+        fired[r] = true;
+    }
     for s in shots {
         fired[s.cell] = true;
     }
@@ -279,7 +282,9 @@ struct Random {
 impl Shooter for Random {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
         if self.order.is_empty() && shots.is_empty() {
-            self.order = (0..setup.dims.cells()).collect();
+            self.order = (0..setup.dims.cells())
+                .filter(|c| !setup.rocks.contains(c))
+                .collect();
             shuffle(&mut self.order, rng);
         }
         let fired = |c: usize| shots.iter().any(|s| s.cell == c);

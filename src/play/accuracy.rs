@@ -1,0 +1,341 @@
+//! Seed 000's evaluation (its Algorithm 2): how often the likeliest cells hold a ship, turn by
+//! turn, for a heat map computed exactly or estimated from sampled boards.
+//!
+//! Each game hides a fleet (uniformly over the legal layouts) on a board: by default 000's
+//! setting, an 8x8 map with randomly placed rocks and four ships of shapes drawn from a
+//! catalogue of polyominoes; or a fixed board read from a game file. At every turn the heat map
+//! ranks the open cells (ties in random order) and the top-1, top-3 and top-5 accuracies are the
+//! shares of the first 1, 3 and 5 cells that hold a ship. Then, with the sonar's chance, a sonar
+//! goes off at a random open cell (on a miss it reports the distance to the nearest ship cell),
+//! else a shot is fired at the top cell. The exact map is the ceiling a sampled one is measured
+//! against: at every position, no ranking of the cells has a higher expected accuracy.
+
+use rand::RngExt;
+use rand::rngs::StdRng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::game::{Game, Setup};
+use super::simulate::rng_for;
+use crate::engine::Engine;
+use crate::error::Error;
+use crate::fleet::Fleet;
+use crate::geom::Dims;
+use crate::heat::HeatMap;
+use crate::observe::Sinking;
+use crate::rules::Rules;
+use crate::sample::{Sampler, SamplerKind};
+use crate::shape::Shape;
+
+/// How the heat map of each turn is obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Estimator {
+    /// Exactly (every consistent layout counted).
+    Exact,
+    /// From `boards` layouts drawn by `sampler` (000's method with the weighted sampler).
+    Sampled {
+        /// Boards drawn per turn.
+        boards: u64,
+        /// The sampler.
+        sampler: SamplerKind,
+    },
+}
+
+impl std::str::FromStr for Estimator {
+    type Err = crate::choice::UnknownChoice;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            crate::choice::UnknownChoice::new(
+                "estimator",
+                s,
+                "exact, sampled:N or sampled:N:SAMPLER (e.g. sampled:1000:weighted)",
+            )
+        };
+        match s.trim() {
+            "exact" => Ok(Estimator::Exact),
+            word => {
+                let rest = word.strip_prefix("sampled:").ok_or_else(bad)?;
+                let (n, sampler) = match rest.split_once(':') {
+                    Some((n, k)) => (n, k.parse().map_err(|_| bad())?),
+                    None => (rest, SamplerKind::Uniform),
+                };
+                let boards = n.parse().ok().filter(|&b| b > 0).ok_or_else(bad)?;
+                Ok(Estimator::Sampled { boards, sampler })
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Estimator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Estimator::Exact => f.write_str("exact"),
+            Estimator::Sampled { boards, sampler } => write!(f, "sampled:{boards}:{sampler}"),
+        }
+    }
+}
+
+impl Serialize for Estimator {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// The boards the games are played on.
+#[derive(Clone, Debug)]
+pub enum Boards {
+    /// 000's setting: a `dims` board with `rocks` rocks at random, and `ships` ships whose
+    /// shapes are drawn (with repetition) from [`catalogue`]; ships may touch.
+    Random {
+        /// The board.
+        dims: Dims,
+        /// Rocks per map.
+        rocks: usize,
+        /// Ships per fleet.
+        ships: usize,
+    },
+    /// One board, rocks and fleet for every game.
+    Fixed(Setup),
+}
+
+impl Boards {
+    /// 000's setting: 8x8, 12 rocks (their maps leave "more than 50" cells open), 4 ships.
+    pub fn naslausky() -> Boards {
+        Boards::Random {
+            dims: Dims::new(8, 8),
+            rocks: 12,
+            ships: 4,
+        }
+    }
+}
+
+/// The polyominoes 000's fleets are drawn from: straight ships of 2 to 5 cells, and the
+/// L, T, S and square tetrominoes and the L tromino (the seed's figure 2 is not in its text;
+/// these average 3.7 cells a ship, near the 15 cells it gives for four ships).
+pub fn catalogue() -> Vec<(String, Shape)> {
+    let art = [
+        ("ell", "#./##"),
+        ("ell4", "#./#./##"),
+        ("tee", "###/.#."),
+        ("ess", ".##/##."),
+        ("square", "##/##"),
+    ];
+    let mut shapes: Vec<(String, Shape)> = (2..=5)
+        .map(|l| (l.to_string(), Shape::straight(l)))
+        .collect();
+    for (name, a) in art {
+        shapes.push((
+            name.to_string(),
+            Shape::parse_art(a).expect("the catalogue's shapes are valid"),
+        ));
+    }
+    shapes
+}
+
+/// What to evaluate.
+#[derive(Clone, Debug)]
+pub struct Accuracy {
+    /// The boards.
+    pub boards: Boards,
+    /// How many games.
+    pub games: u64,
+    /// Turns played per game (accuracies are measured before each, and after the last).
+    pub turns: usize,
+    /// The chance that a turn is a sonar at a random open cell rather than a shot at the top
+    /// cell (000: 0.2).
+    pub sonar: f64,
+    /// The heat map.
+    pub estimator: Estimator,
+    /// The seed.
+    pub seed: u64,
+}
+
+/// The accuracies of one turn, over the games still going.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Turn {
+    /// Turns played before (0: the empty board).
+    pub turn: usize,
+    /// Games measured at this turn.
+    pub games: u64,
+    /// Mean top-1, top-3 and top-5 accuracy.
+    pub top: [f64; 3],
+    /// Their standard deviations over the games.
+    pub sd: [f64; 3],
+    /// Mean boards behind the map: layouts counted (exact) or drawn (sampled).
+    pub boards: f64,
+}
+
+/// The evaluation's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AccuracyTable {
+    /// The heat map evaluated.
+    pub estimator: Estimator,
+    /// Games played.
+    pub games: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Per turn.
+    pub turns: Vec<Turn>,
+}
+
+/// One game's measurements: per turn measured, the three accuracies and the boards.
+type Measured = Vec<([f64; 3], f64)>;
+
+/// Runs the evaluation, calling `progress` with the games done so far.
+pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<AccuracyTable, Error> {
+    if run.games == 0 {
+        return Err(Error::Request("there must be at least one game".into()));
+    }
+    if !(0.0..=1.0).contains(&run.sonar) {
+        return Err(Error::Request(
+            "the sonar's chance must be from 0 to 1".into(),
+        ));
+    }
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let measured: Vec<Measured> = (0..run.games)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = rng_for(run.seed, i, 0);
+            let game = hide(&run.boards, &mut rng)?;
+            let m = measure(run, game, &mut rng_for(run.seed, i, 1))?;
+            progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+            Ok(m)
+        })
+        .collect::<Result<_, Error>>()?;
+    let turns = (0..=run.turns)
+        .filter_map(|t| {
+            let at: Vec<&([f64; 3], f64)> = measured.iter().filter_map(|m| m.get(t)).collect();
+            let n = at.len() as f64;
+            if at.is_empty() {
+                return None;
+            }
+            let mean = |k: usize| at.iter().map(|x| x.0[k]).sum::<f64>() / n;
+            let top = [mean(0), mean(1), mean(2)];
+            let sd = |k: usize| {
+                if at.len() < 2 {
+                    return 0.0;
+                }
+                (at.iter().map(|x| (x.0[k] - top[k]).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+            };
+            Some(Turn {
+                turn: t,
+                games: at.len() as u64,
+                top,
+                sd: [sd(0), sd(1), sd(2)],
+                boards: at.iter().map(|x| x.1).sum::<f64>() / n,
+            })
+        })
+        .collect();
+    Ok(AccuracyTable {
+        estimator: run.estimator,
+        games: run.games,
+        seed: run.seed,
+        turns,
+    })
+}
+
+/// A game on a board of `boards`, its fleet hidden uniformly.
+fn hide(boards: &Boards, rng: &mut StdRng) -> Result<Game, Error> {
+    let draw = |setup: Setup, rng: &mut StdRng| -> Result<Option<Game>, Error> {
+        let empty = setup.empty().build()?;
+        let layout = match Sampler::new(&empty, SamplerKind::Uniform) {
+            Ok(mut s) => s.sample(rng),
+            Err(crate::sample::SampleError::NoLayout) => None,
+            Err(e) => return Err(e.into()),
+        };
+        Ok(layout.map(|l| Game::new(setup, l)))
+    };
+    match boards {
+        Boards::Fixed(setup) => draw(setup.clone(), rng)?.ok_or_else(|| {
+            Error::Request("the fleet does not fit on the board with its rocks".into())
+        }),
+        &Boards::Random { dims, rocks, ships } => {
+            let shapes = catalogue();
+            for _ in 0..100 {
+                let mut cells: Vec<usize> = (0..dims.cells()).collect();
+                super::shooter::shuffle(&mut cells, rng);
+                cells.truncate(rocks.min(dims.cells()));
+                cells.sort_unstable();
+                let fleet = Fleet::new((0..ships).map(|_| {
+                    let (name, shape) = &shapes[rng.random_range(0..shapes.len())];
+                    (shape.clone(), 1, name.clone())
+                }));
+                let setup = Setup {
+                    dims,
+                    fleet,
+                    rules: Rules::Touch,
+                    sinking: Sinking::Announced,
+                    rocks: cells,
+                };
+                if let Some(game) = draw(setup, rng)? {
+                    return Ok(game);
+                }
+            }
+            Err(Error::Request(format!(
+                "{ships} ships do not fit among {rocks} rocks on a {dims} board"
+            )))
+        }
+    }
+}
+
+/// Plays one game's turns, measuring before each and after the last (while ships are left).
+fn measure(run: &Accuracy, mut game: Game, rng: &mut StdRng) -> Result<Measured, Error> {
+    let mut out = Vec::new();
+    let setup = game.setup().clone();
+    for turn in 0..=run.turns {
+        if game.is_over() {
+            break;
+        }
+        let problem = game.record().build()?;
+        let (scores, boards): (Vec<f64>, f64) = match run.estimator {
+            Estimator::Exact => {
+                let h = HeatMap::compute(&problem, Engine::Auto)?;
+                (
+                    h.per_cell.iter().map(|&k| k as f64).collect(),
+                    h.layouts as f64,
+                )
+            }
+            Estimator::Sampled { boards, sampler } => {
+                let mut counts = vec![0.0; setup.dims.cells()];
+                let mut drawn = 0u64;
+                if let Ok(mut s) = Sampler::new(&problem, sampler) {
+                    while drawn < boards {
+                        let Some(l) = s.sample_within(rng, 100_000) else {
+                            break;
+                        };
+                        drawn += 1;
+                        for c in l.cells() {
+                            counts[c] += 1.0;
+                        }
+                    }
+                }
+                (counts, drawn as f64)
+            }
+        };
+        let mut open: Vec<usize> = (0..setup.dims.cells())
+            .filter(|&c| !game.fired(c) && !setup.rocks.contains(&c))
+            .collect();
+        super::shooter::shuffle(&mut open, rng);
+        open.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        let ships: Vec<bool> = {
+            let mut v = vec![false; setup.dims.cells()];
+            for c in game.layout().cells() {
+                v[c] = true;
+            }
+            v
+        };
+        let top = |i: usize| open.iter().take(i).filter(|&&c| ships[c]).count() as f64 / i as f64;
+        out.push(([top(1), top(3), top(5)], boards));
+        if turn == run.turns {
+            break;
+        }
+        if rng.random_bool(run.sonar) {
+            let cell = open[rng.random_range(0..open.len())];
+            game.sonar(cell);
+        } else {
+            game.fire(open[0]);
+        }
+    }
+    Ok(out)
+}
