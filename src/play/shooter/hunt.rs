@@ -4,7 +4,7 @@
 use rand::RngExt;
 use rand::rngs::StdRng;
 
-use super::{Shooter, any};
+use super::{Shooter, any, open, shuffle};
 use crate::observe::{Shot, ShotResult, Sinking};
 use crate::play::game::Setup;
 
@@ -23,10 +23,19 @@ pub(super) enum Hunt {
 
 /// Hunt-target; `offset` is drawn at the first shot (row and column shifts, 0 to 3; 0 to 7
 /// for the knight passes, whose pattern repeats every 8 rows and columns).
+///
+/// The hunt order is drawn once per game: the cells by pass, in random order within a pass
+/// (cells of no pass last). Each hunting shot takes the first cell of that order still open,
+/// which is uniform among the open cells of the earliest pass that has any, as if drawn afresh.
 pub(super) struct HuntTarget {
     hunt: Hunt,
-    offset: Option<(usize, usize)>,
     marks: Marks,
+    order: Vec<usize>,
+    /// Cells of `order` before this are not open.
+    next: usize,
+    /// Scratch for the targeting candidates.
+    ends: Vec<usize>,
+    neighbours: Vec<usize>,
 }
 
 /// Which of 002's checkerboard passes (0 for A to 3 for D) a cell is in, after shifting it by
@@ -140,8 +149,11 @@ impl HuntTarget {
     pub(super) fn new(hunt: Hunt) -> Self {
         HuntTarget {
             hunt,
-            offset: None,
             marks: Marks::default(),
+            order: Vec::new(),
+            next: 0,
+            ends: Vec::new(),
+            neighbours: Vec::new(),
         }
     }
 }
@@ -149,11 +161,15 @@ impl HuntTarget {
 impl Shooter for HuntTarget {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
         let d = setup.dims;
+        if self.order.len() != d.cells() || shots.len() < self.marks.seen {
+            self.draw_order(setup, rng);
+        }
         let m = self.marks.update(setup, shots);
         let at = |r: isize, c: isize| d.checked(r, c).filter(|&x| m[x] == Mark::Open);
         // Target: extend a line of two or more wounded cells at an open end.
-        let mut ends = Vec::new();
-        let mut neighbours = Vec::new();
+        let (ends, neighbours) = (&mut self.ends, &mut self.neighbours);
+        ends.clear();
+        neighbours.clear();
         for x in (0..d.cells()).filter(|&x| m[x] == Mark::Wounded) {
             let (r, c) = d.row_col(x);
             let (r, c) = (r as isize, c as isize);
@@ -177,17 +193,30 @@ impl Shooter for HuntTarget {
             }
         }
         if !ends.is_empty() {
-            return any(&ends, rng);
+            return any(ends, rng);
         }
         if !neighbours.is_empty() {
-            return any(&neighbours, rng);
+            return any(neighbours, rng);
         }
-        // Hunt.
-        let open: Vec<usize> = (0..d.cells()).filter(|&x| m[x] == Mark::Open).collect();
+        // Hunt: the first cell of the order still open.
+        while self.next < self.order.len() && m[self.order[self.next]] != Mark::Open {
+            self.next += 1;
+        }
+        match self.order.get(self.next) {
+            Some(&cell) => cell,
+            // Only when every cell is fired at, which a game never asks.
+            None => any(&open(setup, shots), rng),
+        }
+    }
+}
+
+impl HuntTarget {
+    /// Draws the game's hunt order (see the type's documentation), after a random offset of
+    /// the passes.
+    fn draw_order(&mut self, setup: &Setup, rng: &mut StdRng) {
+        let d = setup.dims;
         let period = if self.hunt == Hunt::Knight { 8 } else { 4 };
-        let offset = *self
-            .offset
-            .get_or_insert_with(|| (rng.random_range(0..period), rng.random_range(0..period)));
+        let offset = (rng.random_range(0..period), rng.random_range(0..period));
         let class = |x: usize| {
             let (r, c) = d.row_col(x);
             match self.hunt {
@@ -197,16 +226,11 @@ impl Shooter for HuntTarget {
                 Hunt::Knight => knight(r, c, offset),
             }
         };
-        let first = open.iter().filter_map(|&x| class(x)).min();
-        let on: Vec<usize> = match first {
-            Some(p) => open
-                .iter()
-                .copied()
-                .filter(|&x| class(x) == Some(p))
-                .collect(),
-            None => open,
-        };
-        any(&on, rng)
+        self.order = (0..d.cells()).collect();
+        shuffle(&mut self.order, rng);
+        // Stable: random within a pass; `None` (no pass) sorts last.
+        self.order.sort_by_key(|&x| class(x).unwrap_or(usize::MAX));
+        self.next = 0;
     }
 }
 
