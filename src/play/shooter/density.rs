@@ -1,9 +1,14 @@
 //! 004's probability matrix.
 
+use std::cell::RefCell;
+use std::sync::Arc;
+
 use rand::rngs::StdRng;
 
 use super::hunt::{Mark, Marks};
 use super::{Shooter, any, open};
+use crate::fleet::Fleet;
+use crate::geom::Dims;
 use crate::observe::{Shot, ShotResult};
 use crate::play::game::Setup;
 
@@ -11,51 +16,102 @@ use crate::play::game::Setup;
 /// with whether the shots still allow it (no miss and no sunk ship on it), and per type and
 /// cell how many allowed positions cover the cell, updated as cells turn to misses or sunk
 /// ships; so hunting costs a pass over types and cells per shot, not over every position.
+/// The positions themselves are the same in every game of a setup, and shared.
 #[derive(Default)]
 pub(super) struct Density {
     marks: Marks,
-    /// Per type, every position's cells; and whether it is still allowed.
-    places: Vec<Vec<Vec<usize>>>,
+    tables: Option<Arc<Tables>>,
+    /// Per type, whether each position is still allowed.
     alive: Vec<Vec<bool>>,
-    /// Per cell, the (type, position) pairs covering it.
-    through: Vec<Vec<(usize, usize)>>,
     /// Per type, per cell: allowed positions covering it.
     cover: Vec<Vec<u64>>,
     /// The marks the positions were last brought up to date with.
     known: Vec<Mark>,
 }
 
-impl Density {
-    fn prepare(&mut self, setup: &Setup) {
+/// What density knows of a setup before the first shot.
+struct Tables {
+    dims: Dims,
+    fleet: Fleet,
+    /// Per type, every position's cells.
+    places: Vec<Vec<Vec<usize>>>,
+    /// Per cell, the (type, position) pairs covering it.
+    through: Vec<Vec<(usize, usize)>>,
+    /// Per type, per cell: the positions covering it.
+    cover: Vec<Vec<u64>>,
+}
+
+thread_local! {
+    /// The tables of the setup this thread played last.
+    static TABLES: RefCell<Option<Arc<Tables>>> = const { RefCell::new(None) };
+}
+
+impl Tables {
+    fn new(setup: &Setup) -> Tables {
         let d = setup.dims;
-        self.places = setup
+        let places: Vec<Vec<Vec<usize>>> = setup
             .fleet
             .types()
             .iter()
             .map(|t| crate::placement::Placement::cells_all(d, &t.shape).collect())
             .collect();
-        self.alive = self.places.iter().map(|p| vec![true; p.len()]).collect();
-        self.through = vec![Vec::new(); d.cells()];
-        self.cover = vec![vec![0; d.cells()]; self.places.len()];
-        for (ty, places) in self.places.iter().enumerate() {
+        let mut through = vec![Vec::new(); d.cells()];
+        let mut cover = vec![vec![0; d.cells()]; places.len()];
+        for (ty, places) in places.iter().enumerate() {
             for (i, cells) in places.iter().enumerate() {
                 for &c in cells {
-                    self.through[c].push((ty, i));
-                    self.cover[ty][c] += 1;
+                    through[c].push((ty, i));
+                    cover[ty][c] += 1;
                 }
             }
         }
-        self.known = vec![Mark::Open; d.cells()];
+        Tables {
+            dims: d,
+            fleet: setup.fleet.clone(),
+            places,
+            through,
+            cover,
+        }
+    }
+
+    /// The tables of `setup`, built once per thread and setup.
+    fn of(setup: &Setup) -> Arc<Tables> {
+        TABLES.with(|t| {
+            let mut t = t.borrow_mut();
+            match &*t {
+                Some(tables) if tables.dims == setup.dims && tables.fleet == setup.fleet => {
+                    tables.clone()
+                }
+                _ => {
+                    let tables = Arc::new(Tables::new(setup));
+                    *t = Some(tables.clone());
+                    tables
+                }
+            }
+        })
+    }
+}
+
+impl Density {
+    fn prepare(&mut self, setup: &Setup) {
+        let tables = Tables::of(setup);
+        self.alive = tables.places.iter().map(|p| vec![true; p.len()]).collect();
+        self.cover = tables.cover.clone();
+        self.known = vec![Mark::Open; setup.dims.cells()];
+        self.tables = Some(tables);
     }
 
     /// Takes out the positions through cells that have turned to a miss or a sunk ship.
     fn refresh(&mut self, m: &[Mark]) {
+        let Some(t) = self.tables.clone() else {
+            return;
+        };
         for (c, &mark) in m.iter().enumerate() {
             let gone = matches!(mark, Mark::Miss | Mark::Sunk);
             if gone && !matches!(self.known[c], Mark::Miss | Mark::Sunk) {
-                for &(ty, i) in &self.through[c] {
+                for &(ty, i) in &t.through[c] {
                     if std::mem::replace(&mut self.alive[ty][i], false) {
-                        for &x in &self.places[ty][i] {
+                        for &x in &t.places[ty][i] {
                             self.cover[ty][x] -= 1;
                         }
                     }
@@ -69,9 +125,10 @@ impl Density {
 impl Shooter for Density {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
         let d = setup.dims;
-        if self.places.is_empty() || shots.len() < self.marks.seen {
+        if self.tables.is_none() || shots.len() < self.marks.seen {
             self.prepare(setup);
         }
+        let t = self.tables.clone().expect("prepared");
         let m = self.marks.update(setup, shots).to_vec();
         self.refresh(&m);
         // Ships afloat per type: the fleet less the sinkings reported.
@@ -86,11 +143,11 @@ impl Shooter for Density {
         // taken for the wrong cells), hunting over every allowed position.
         let mut weight = vec![0u64; d.cells()];
         for c in (0..d.cells()).filter(|&c| m[c] == Mark::Wounded) {
-            for &(ty, i) in &self.through[c] {
+            for &(ty, i) in &t.through[c] {
                 if afloat[ty] == 0 || !self.alive[ty][i] {
                     continue;
                 }
-                for &x in &self.places[ty][i] {
+                for &x in &t.places[ty][i] {
                     if m[x] == Mark::Open {
                         weight[x] += afloat[ty];
                     }
