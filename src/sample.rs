@@ -108,6 +108,10 @@ pub const REJECTION_MIN_ACCEPTANCE: f64 = 0.02;
 /// How many attempts a rejection-style sampler makes for one layout before giving up.
 pub const MAX_ATTEMPTS: u64 = 10_000_000;
 
+/// How many draws in a row a rejection-style sampler makes for one board when a caller wants a
+/// heat map soon (the sampled shooter, the accuracy evaluation) rather than every board.
+pub const ATTEMPTS_PER_BOARD: u64 = 100_000;
+
 /// The least predicted acceptance at which the uniform sampler draws by rejection when the
 /// DP's tables do not fit in memory: about ten layouts per [`MAX_ATTEMPTS`] draws.
 pub const REJECTION_FALLBACK_ACCEPTANCE: f64 = 1e-6;
@@ -527,17 +531,7 @@ impl Estimate {
 /// are drawn when a rejection-style sampler gives up ([`Estimate::samples`] says how many).
 pub fn estimate<R: Rng + ?Sized>(sampler: &mut Sampler, n: u64, rng: &mut R) -> Estimate {
     let d = sampler.problem.dims();
-    let mut counts = vec![0u64; d.cells()];
-    let mut drawn = 0;
-    while drawn < n {
-        let Some(layout) = sampler.sample(rng) else {
-            break;
-        };
-        drawn += 1;
-        for c in layout.cells() {
-            counts[c] += 1;
-        }
-    }
+    let (counts, drawn) = cell_counts(sampler, n, MAX_ATTEMPTS, rng);
     let share = |k: u64| {
         if drawn == 0 {
             0.0
@@ -562,6 +556,29 @@ pub fn estimate<R: Rng + ?Sized>(sampler: &mut Sampler, n: u64, rng: &mut R) -> 
         counts,
         method: sampler.method(),
     }
+}
+
+/// Draws up to `n` layouts from `sampler` and counts, per cell, those with a ship there; also
+/// says how many were drawn (fewer when a rejection-style sampler gives up after `attempts`
+/// draws in a row were rejected, or its time runs out).
+pub fn cell_counts<R: Rng + ?Sized>(
+    sampler: &mut Sampler,
+    n: u64,
+    attempts: u64,
+    rng: &mut R,
+) -> (Vec<u64>, u64) {
+    let mut counts = vec![0u64; sampler.problem.dims().cells()];
+    let mut drawn = 0;
+    while drawn < n {
+        let Some(layout) = sampler.sample_within(rng, attempts) else {
+            break;
+        };
+        drawn += 1;
+        for c in layout.cells() {
+            counts[c] += 1;
+        }
+    }
+    (counts, drawn)
 }
 
 /// The Wilson 95% interval of a proportion `k / n` (`(0, 1)` when `n` is 0).

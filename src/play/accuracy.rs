@@ -24,7 +24,7 @@ use crate::geom::Dims;
 use crate::heat::HeatMap;
 use crate::observe::Sinking;
 use crate::rules::Rules;
-use crate::sample::{Sampler, SamplerKind};
+use crate::sample::{ATTEMPTS_PER_BOARD, Sampler, SamplerKind, cell_counts};
 use crate::shape::Shape;
 
 /// How the heat map of each turn is obtained.
@@ -297,20 +297,11 @@ fn measure(run: &Accuracy, mut game: Game, rng: &mut StdRng) -> Result<Measured,
                 )
             }
             Estimator::Sampled { boards, sampler } => {
-                let mut counts = vec![0.0; setup.dims.cells()];
-                let mut drawn = 0u64;
-                if let Ok(mut s) = Sampler::new(&problem, sampler) {
-                    while drawn < boards {
-                        let Some(l) = s.sample_within(rng, 100_000) else {
-                            break;
-                        };
-                        drawn += 1;
-                        for c in l.cells() {
-                            counts[c] += 1.0;
-                        }
-                    }
-                }
-                (counts, drawn as f64)
+                let (counts, drawn) = match Sampler::new(&problem, sampler) {
+                    Ok(mut s) => cell_counts(&mut s, boards, ATTEMPTS_PER_BOARD, rng),
+                    Err(_) => (vec![0; setup.dims.cells()], 0),
+                };
+                (counts.iter().map(|&k| k as f64).collect(), drawn as f64)
             }
         };
         let mut open: Vec<usize> = (0..setup.dims.cells())

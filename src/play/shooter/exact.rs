@@ -10,7 +10,7 @@ use crate::heat::HeatMap;
 use crate::observe::{Observations, Shot, ShotResult};
 use crate::play::game::Setup;
 use crate::problem::Problem;
-use crate::sample::{Sampler, SamplerKind};
+use crate::sample::{ATTEMPTS_PER_BOARD, Sampler, SamplerKind, cell_counts};
 
 /// The position after `shots`, built; `None` only if the shots contradict the rules (never
 /// for the record of a real game).
@@ -177,10 +177,6 @@ pub(super) struct Sampled {
     pub(super) sampler: SamplerKind,
 }
 
-/// Draws a rejection-style sampler makes for one board before the shot falls back to the exact
-/// map.
-const ATTEMPTS_PER_BOARD: u64 = 100_000;
-
 impl Shooter for Sampled {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
         let Some(problem) = position(setup, shots) else {
@@ -189,17 +185,7 @@ impl Shooter for Sampled {
         let Ok(mut sampler) = Sampler::new(&problem, self.sampler) else {
             return greedy(setup, shots, rng);
         };
-        let mut counts = vec![0u64; setup.dims.cells()];
-        let mut drawn = 0;
-        while drawn < self.boards {
-            let Some(layout) = sampler.sample_within(rng, ATTEMPTS_PER_BOARD) else {
-                break;
-            };
-            drawn += 1;
-            for c in layout.cells() {
-                counts[c] += 1;
-            }
-        }
+        let (counts, _) = cell_counts(&mut sampler, self.boards, ATTEMPTS_PER_BOARD, rng);
         let mut fired = vec![false; counts.len()];
         for s in shots {
             fired[s.cell] = true;
