@@ -25,7 +25,11 @@
 //!
 //! Every sampler takes the caller's RNG, so a seed fixes the draws.
 
-use rand::{Rng, RngExt};
+use std::sync::Arc;
+
+use rand::rngs::StdRng;
+use rand::{Rng, RngExt, SeedableRng};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::choice::named_choices;
@@ -116,14 +120,17 @@ pub const ATTEMPTS_PER_BOARD: u64 = 100_000;
 /// DP's tables do not fit in memory: about ten layouts per [`MAX_ATTEMPTS`] draws.
 pub const REJECTION_FALLBACK_ACCEPTANCE: f64 = 1e-6;
 
+/// How a sampler draws; the tables are shared by a sampler's forks.
+#[derive(Clone)]
 enum Inner<'p> {
-    Dp(Box<DpSampler<'p>>),
-    Descent(DescentSampler),
-    List(Vec<Layout>),
+    Dp(Arc<DpSampler<'p>>),
+    Descent(Arc<DescentSampler>),
+    List(Arc<Vec<Layout>>),
     Draws,
 }
 
-/// A sampler for one problem; see the module documentation.
+/// A sampler for one problem; see the module documentation. [`Sampler::fork`] gives another
+/// thread a sampler of its own over the same tables.
 pub struct Sampler<'p> {
     problem: &'p Problem,
     kind: SamplerKind,
@@ -155,50 +162,74 @@ impl<'p> Sampler<'p> {
         kind: SamplerKind,
         time_limit: Option<std::time::Duration>,
     ) -> Result<Sampler<'p>, SampleError> {
+        if kind != SamplerKind::Uniform {
+            return Ok(Sampler::with(problem, kind, Inner::Draws, time_limit));
+        }
         let start = std::time::Instant::now();
-        let inner = match kind {
-            SamplerKind::Uniform => {
-                let opts = crate::CountOptions {
-                    parallel: true,
-                    time_limit,
-                    ..crate::CountOptions::default()
-                };
-                let r = crate::Engine::Auto.count(problem, &opts)?;
-                if !r.complete {
-                    return Err(SampleError::Time);
-                }
-                let layouts = r.count;
-                if layouts == 0 {
-                    return Err(SampleError::NoLayout);
-                }
-                let acceptance = predicted_acceptance(problem, layouts);
-                if acceptance >= REJECTION_MIN_ACCEPTANCE {
-                    Inner::Draws
-                } else if layouts <= LIST_MAX_LAYOUTS {
-                    Inner::List(crate::Enumerator::new(problem).solutions().collect())
-                } else {
-                    let left = time_limit.map(|t| t.saturating_sub(start.elapsed()));
-                    match DpEngine::new(problem).map(|dp| dp.sampler_within(left)) {
-                        Ok(Ok(Some(s))) => Inner::Dp(Box::new(s)),
-                        Ok(Ok(None)) => return Err(SampleError::Time),
-                        // Where the DP's tables do not fit in its memory (or the DP does not
-                        // apply): rejection while it accepts often enough to draw, else the
-                        // descent, which keeps nothing but costs a count per draw.
-                        Ok(Err(CountError::Memory(_))) | Err(_)
-                            if acceptance >= REJECTION_FALLBACK_ACCEPTANCE =>
-                        {
-                            Inner::Draws
-                        }
-                        Ok(Err(CountError::Memory(_))) | Err(_) => {
-                            Inner::Descent(DescentSampler::new(problem))
-                        }
-                        Ok(Err(e)) => return Err(e.into()),
-                    }
-                }
-            }
-            _ => Inner::Draws,
+        let opts = crate::CountOptions {
+            parallel: true,
+            time_limit,
+            ..crate::CountOptions::default()
         };
-        Ok(Sampler {
+        let r = crate::Engine::Auto.count(problem, &opts)?;
+        if !r.complete {
+            return Err(SampleError::Time);
+        }
+        let left = time_limit.map(|t| t.saturating_sub(start.elapsed()));
+        Sampler::uniform_given(problem, r.count, left)
+    }
+
+    /// The exact-uniform sampler of a problem whose number of layouts is already known
+    /// (`layouts`, exact: a wrong count would bias the choice of method, not the draws, but
+    /// is refused by nothing), prepared within `time_limit`.
+    pub fn uniform_given(
+        problem: &'p Problem,
+        layouts: u128,
+        time_limit: Option<std::time::Duration>,
+    ) -> Result<Sampler<'p>, SampleError> {
+        if layouts == 0 {
+            return Err(SampleError::NoLayout);
+        }
+        let acceptance = predicted_acceptance(problem, layouts);
+        let inner = if acceptance >= REJECTION_MIN_ACCEPTANCE {
+            Inner::Draws
+        } else if layouts <= LIST_MAX_LAYOUTS {
+            Inner::List(Arc::new(
+                crate::Enumerator::new(problem).solutions().collect(),
+            ))
+        } else {
+            match DpEngine::new(problem).map(|dp| dp.sampler_within(time_limit)) {
+                Ok(Ok(Some(s))) => Inner::Dp(Arc::new(s)),
+                Ok(Ok(None)) => return Err(SampleError::Time),
+                // Where the DP's tables do not fit in its memory (or the DP does not
+                // apply): rejection while it accepts often enough to draw, else the
+                // descent, which keeps nothing but costs a count per draw.
+                Ok(Err(CountError::Memory(_))) | Err(_)
+                    if acceptance >= REJECTION_FALLBACK_ACCEPTANCE =>
+                {
+                    Inner::Draws
+                }
+                Ok(Err(CountError::Memory(_))) | Err(_) => {
+                    Inner::Descent(Arc::new(DescentSampler::new(problem)))
+                }
+                Ok(Err(e)) => return Err(e.into()),
+            }
+        };
+        Ok(Sampler::with(
+            problem,
+            SamplerKind::Uniform,
+            inner,
+            time_limit,
+        ))
+    }
+
+    fn with(
+        problem: &'p Problem,
+        kind: SamplerKind,
+        inner: Inner<'p>,
+        time_limit: Option<std::time::Duration>,
+    ) -> Sampler<'p> {
+        Sampler {
             problem,
             kind,
             inner,
@@ -206,9 +237,20 @@ impl<'p> Sampler<'p> {
             accepted: 0,
             taken: vec![0; problem.dims().cells()],
             stamp: 0,
-            deadline: time_limit.and_then(|t| start.checked_add(t)),
+            deadline: time_limit.and_then(|t| std::time::Instant::now().checked_add(t)),
             timed_out: false,
-        })
+        }
+    }
+
+    /// A sampler of the same kind drawing the same way, sharing this one's tables (the DP's,
+    /// the list), with its own scratch and tallies: one per thread. Its time limit is this
+    /// one's.
+    pub fn fork(&self) -> Sampler<'p> {
+        Sampler {
+            inner: self.inner.clone(),
+            deadline: self.deadline,
+            ..Sampler::with(self.problem, self.kind, Inner::Draws, None)
+        }
     }
 
     /// Whether the sampler stopped drawing because its time limit ran out.
@@ -224,30 +266,25 @@ impl<'p> Sampler<'p> {
     ) -> Result<Option<Sampler<'p>>, CountError> {
         let inner = match method {
             UniformMethod::Rejection => Inner::Draws,
-            UniformMethod::Descent => Inner::Descent(DescentSampler::new(problem)),
+            UniformMethod::Descent => Inner::Descent(Arc::new(DescentSampler::new(problem))),
             UniformMethod::List => {
                 let all: Vec<Layout> = crate::Enumerator::new(problem).solutions().collect();
                 if all.len() as u128 > LIST_MAX_LAYOUTS {
                     return Ok(None);
                 }
-                Inner::List(all)
+                Inner::List(Arc::new(all))
             }
             UniformMethod::Dp => match DpEngine::new(problem) {
-                Ok(dp) => Inner::Dp(Box::new(dp.sampler()?)),
+                Ok(dp) => Inner::Dp(Arc::new(dp.sampler()?)),
                 Err(_) => return Ok(None),
             },
         };
-        Ok(Some(Sampler {
+        Ok(Some(Sampler::with(
             problem,
-            kind: SamplerKind::Uniform,
+            SamplerKind::Uniform,
             inner,
-            attempts: 0,
-            accepted: 0,
-            taken: vec![0; problem.dims().cells()],
-            stamp: 0,
-            deadline: None,
-            timed_out: false,
-        }))
+            None,
+        )))
     }
 
     /// Which sampler this is.
@@ -460,8 +497,9 @@ impl<'p> Sampler<'p> {
     }
 }
 
-/// A rejection-style sampler that gave up: every one of [`MAX_ATTEMPTS`] draws in a row was
-/// rejected. This says nothing about whether a layout exists.
+/// A sampler that gave up: a rejection-style sampler saw every one of [`MAX_ATTEMPTS`] draws
+/// in a row rejected (which says nothing about whether a layout exists), or a time limit ran
+/// out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GaveUp {
     /// The problem's name, when it has one.
@@ -591,4 +629,72 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
     ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Boards drawn per RNG stream by [`fill_grids`].
+const GRID_CHUNK: usize = 1024;
+
+/// Fills `out` (a whole number of boards, each the problem's cells row-major: `true` where a
+/// ship lies) with layouts drawn from `sampler`, on every core. Board `i` belongs to the
+/// stream `i / 1024`, whose RNG is [`rng_for`]`(seed, stream, 0)`, so the same seed gives the
+/// same boards whatever the number of threads. Fails, leaving the rest of `out` as it was,
+/// when a rejection-style sampler gives up ([`MAX_ATTEMPTS`] draws in a row rejected) or the
+/// sampler's time limit runs out; the error says how many boards were drawn.
+///
+/// # Panics
+///
+/// When `out`'s length is not a multiple of the problem's cells.
+pub fn fill_grids(sampler: &Sampler, seed: u64, out: &mut [bool]) -> Result<(), GaveUp> {
+    let cells = sampler.problem.dims().cells();
+    assert!(
+        cells > 0 && out.len().is_multiple_of(cells),
+        "fill_grids needs whole boards"
+    );
+    let drawn = std::sync::atomic::AtomicU64::new(0);
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    out.par_chunks_mut(GRID_CHUNK * cells)
+        .enumerate()
+        .for_each(|(stream, boards)| {
+            let mut s = sampler.fork();
+            let mut rng = rng_for(seed, stream as u64, 0);
+            for board in boards.chunks_mut(cells) {
+                if failed.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                let Some(layout) = s.sample(&mut rng) else {
+                    failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                };
+                drawn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                board.fill(false);
+                for c in layout.cells() {
+                    board[c] = true;
+                }
+            }
+        });
+    if failed.into_inner() {
+        return Err(GaveUp {
+            name: sampler.problem.spec().meta.name.clone(),
+            drawn: drawn.into_inner(),
+            gave_up: if sampler
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                "the time limit ran out".to_string()
+            } else {
+                format!("{MAX_ATTEMPTS} draws in a row were rejected")
+            },
+        });
+    }
+    Ok(())
+}
+
+/// The RNG of stream `(i, k)` of a run seeded with `seed` (a SplitMix64 mix of the three):
+/// what makes a parallel run's draws depend on the seed and the item, never on the thread.
+pub fn rng_for(seed: u64, i: u64, k: u64) -> StdRng {
+    let mut z =
+        seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ k.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    StdRng::seed_from_u64(z ^ (z >> 31))
 }

@@ -190,3 +190,54 @@ fn the_dp_keeps_to_its_memory_and_samplers_to_their_time() {
     assert_eq!(s.sample(&mut rng), None);
     assert!(s.timed_out());
 }
+
+#[test]
+fn grids_drawn_on_every_core_are_uniform_and_fixed_by_the_seed() {
+    use broadside::sample::fill_grids;
+    for src in [KANCKO, GAME, POLY, SUNK] {
+        let p = problem(src);
+        let cells = p.dims().cells();
+        let exact = HeatMap::compute(&p, Engine::Auto).unwrap();
+        for method in [
+            UniformMethod::Rejection,
+            UniformMethod::List,
+            UniformMethod::Dp,
+            UniformMethod::Descent,
+        ] {
+            let Some(sampler) = Sampler::uniform_by(&p, method).unwrap() else {
+                continue;
+            };
+            // 3,000 boards: three streams, the last one short.
+            let n = 3000;
+            let mut grids = vec![false; n * cells];
+            fill_grids(&sampler, 4, &mut grids).unwrap();
+            let mut counts = vec![0u64; cells];
+            for board in grids.chunks(cells) {
+                for (c, &ship) in board.iter().enumerate() {
+                    counts[c] += ship as u64;
+                }
+                let ship_cells = board.iter().filter(|&&s| s).count();
+                assert_eq!(ship_cells, p.fleet().cell_count(), "{method:?} on {src}");
+            }
+            let v = judge::verdict(&judge::per_cell(&exact, &counts, n as u64), None, 0);
+            assert!(v.pass, "{method:?} on {src}: {:?}", v.lines);
+            // The same boards on one thread; others under another seed.
+            let one = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            let mut again = vec![true; n * cells];
+            one.install(|| fill_grids(&sampler, 4, &mut again)).unwrap();
+            assert!(grids == again, "{method:?} on {src}");
+            fill_grids(&sampler, 5, &mut again).unwrap();
+            assert!(grids != again, "{method:?} on {src}");
+        }
+    }
+    // No layout at all: an error that says how many were drawn, not a panic.
+    let p = problem("size: 4x1\nfleet: 3 2\nrules: no-touch\n");
+    let s = Sampler::uniform_by(&p, UniformMethod::List)
+        .unwrap()
+        .unwrap();
+    let mut out = vec![false; 8];
+    assert_eq!(fill_grids(&s, 1, &mut out).unwrap_err().drawn, 0);
+}

@@ -16,7 +16,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::game::{Game, Setup};
-use super::simulate::rng_for;
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::fleet::Fleet;
@@ -24,6 +23,7 @@ use crate::geom::Dims;
 use crate::heat::HeatMap;
 use crate::observe::Sinking;
 use crate::rules::Rules;
+use crate::sample::rng_for;
 use crate::sample::{ATTEMPTS_PER_BOARD, Sampler, SamplerKind, cell_counts};
 use crate::shape::Shape;
 

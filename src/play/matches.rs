@@ -13,8 +13,9 @@ use serde::Serialize;
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
 use super::shooter::ShooterKind;
-use super::simulate::{play, rng_for};
+use super::simulate::play;
 use crate::error::Error;
+use crate::sample::rng_for;
 
 /// One side of a match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -7,7 +7,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -17,7 +16,7 @@ use super::placer::{Placer, PlacerKind, empty_board};
 use super::shooter::ShooterKind;
 use crate::error::Error;
 use crate::problem::ProblemSpec;
-use crate::sample::SampleError;
+use crate::sample::{SampleError, rng_for};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -68,15 +67,6 @@ pub struct Summary {
     pub hit_ratio: f64,
     /// Wall time per game.
     pub seconds_per_game: f64,
-}
-
-/// The RNG of stream `k` of game `i`: SplitMix64 over the seed, the game and the stream.
-pub(super) fn rng_for(seed: u64, i: u64, k: u64) -> StdRng {
-    let mut z =
-        seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ k.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    StdRng::seed_from_u64(z ^ (z >> 31))
 }
 
 /// Plays one game of `shooter` against `game`'s hidden layout to the end.

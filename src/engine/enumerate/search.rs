@@ -99,7 +99,7 @@ impl<const N: usize> Iterator for Walk<N> {
 /// layout is drawn with probability 1 / (number of layouts). Each draw costs about one exact
 /// count, so this suits constrained states; the DP's sampler is the fast one on open boards.
 pub struct DescentSampler {
-    inner: Box<dyn Descend + Send>,
+    inner: Box<dyn Descend + Send + Sync>,
 }
 
 trait Descend {
@@ -110,7 +110,7 @@ impl DescentSampler {
     /// A sampler for `problem`.
     pub fn new(problem: &Problem) -> DescentSampler {
         let problem = problem.clone();
-        let inner: Box<dyn Descend + Send> = with_words!(problem.dims().cells(), N => {
+        let inner: Box<dyn Descend + Send + Sync> = with_words!(problem.dims().cells(), N => {
             let tables = Tables::<N>::new(&problem);
             Box::new((problem, tables))
         });
