@@ -84,6 +84,24 @@ fn bench(c: &mut Criterion) {
         });
     }
     let (name, p, expected) = &cases[0];
+    // What `broadside probs` and the Python package's `Game.probs()` run: the heat map report
+    // with the engine chosen by `auto`, from a freshly built problem.
+    g.bench_function(format!("{name}, probs report, auto, 2 threads"), |b| {
+        b.iter(|| {
+            let p = broadside::answer::build(p.given().clone()).unwrap();
+            let opts = CountOptions {
+                parallel: true,
+                ..Default::default()
+            };
+            match broadside::answer::probs(&p, broadside::Engine::Auto, &opts).unwrap() {
+                broadside::answer::ProbsReport::Map(h) => {
+                    assert_eq!(h.layouts, *expected);
+                    black_box(h)
+                }
+                other => panic!("no map: {other:?}"),
+            }
+        })
+    });
     g.bench_function(format!("{name}, 1 thread"), |b| {
         b.iter(|| {
             let r = Enumerator::new(p).count(&CountOptions::default()).unwrap();

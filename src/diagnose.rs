@@ -30,6 +30,32 @@ pub struct NoLayout {
     pub conflicting_shots: Vec<String>,
 }
 
+impl NoLayout {
+    /// What can be said of why, a sentence a line: the conflicts, then the shots at fault.
+    pub fn why(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .reasons
+            .iter()
+            .map(|r| format!("because {r}"))
+            .collect();
+        if !self.culprits.is_empty() {
+            lines.push(format!(
+                "drop any one of these shots and a layout fits the rest: {}",
+                self.culprits.join(", ")
+            ));
+        }
+        // A shot whose removal alone fixes the record says more than a set that is impossible
+        // on its own, so the set is given only when there is no such shot.
+        if self.culprits.is_empty() && !self.conflicting_shots.is_empty() {
+            lines.push(format!(
+                "these shots cannot all be true together (any of them without one can): {}",
+                self.conflicting_shots.join(", ")
+            ));
+        }
+        lines
+    }
+}
+
 /// Why `problem` has no layout: its obvious conflicts and the shots at fault, when the shots
 /// are. Call it on a problem known to have no layout; finding the shots costs a few
 /// consistency checks per shot.

@@ -111,24 +111,8 @@ pub fn no_layout(out: &mut dyn Write, p: &Problem, no: &NoLayout) -> Result<()> 
         "{}: no layout is consistent with these shots",
         label(p)
     )?;
-    for r in &no.reasons {
-        writeln!(out, "  because {r}")?;
-    }
-    if !no.culprits.is_empty() {
-        writeln!(
-            out,
-            "  drop any one of these shots and a layout fits the rest: {}",
-            no.culprits.join(", ")
-        )?;
-    }
-    // A shot whose removal alone fixes the record says more than a set that is impossible
-    // on its own, so the set is printed only when there is no such shot.
-    if no.culprits.is_empty() && !no.conflicting_shots.is_empty() {
-        writeln!(
-            out,
-            "  these shots cannot all be true together (any of them without one can): {}",
-            no.conflicting_shots.join(", ")
-        )?;
+    for line in no.why() {
+        writeln!(out, "  {line}")?;
     }
     Ok(())
 }

@@ -11,6 +11,9 @@ use super::tables::{State, Tables};
 use crate::bitboard::Bits;
 use crate::engine::{CountError, CountOptions, CountResult, Stop};
 
+/// How long a parallel count first tries on the calling thread alone.
+const SEQUENTIAL_TRIAL: std::time::Duration = std::time::Duration::from_micros(300);
+
 /// What one parallel subtree count returns: count, stop reason, overflow, per-cell counts.
 pub(super) type TaskResult = (u128, Option<Stop>, bool, Option<Vec<u128>>);
 
@@ -273,11 +276,10 @@ impl<const N: usize> Tables<N> {
             nodes: 0,
             overflow: false,
         };
-        if opts.limit.is_some() || !opts.parallel {
-            let mut ctl = new_ctl(opts.limit);
+        let sequential = |ctl: &mut Ctl| -> Result<CountResult, CountError> {
             let mut cells = want_cells.then(|| vec![0u128; ncells]);
             let mut st = self.root();
-            self.count_rec(&mut st, &mut ctl, cells.as_deref_mut());
+            self.count_rec(&mut st, ctl, cells.as_deref_mut());
             if ctl.overflow {
                 return Err(CountError::Overflow);
             }
@@ -285,13 +287,28 @@ impl<const N: usize> Tables<N> {
                 Some(l) => ctl.found.min(l),
                 None => ctl.found,
             };
-            return Ok(CountResult {
+            Ok(CountResult {
                 count,
                 complete: ctl.reason.is_none(),
                 stopped: ctl.reason,
                 per_cell: cells,
                 engine: crate::engine::EngineKind::Enum,
-            });
+            })
+        };
+        if opts.limit.is_some() || !opts.parallel {
+            return sequential(&mut new_ctl(opts.limit));
+        }
+        // A small count is over before threads would start on it (they cost tens of
+        // microseconds): it is tried on this thread first, for a moment.
+        let trial_stop = AtomicBool::new(false);
+        let trial = start + SEQUENTIAL_TRIAL;
+        let r = sequential(&mut Ctl {
+            deadline: Some(deadline.map_or(trial, |d| d.min(trial))),
+            stop: &trial_stop,
+            ..new_ctl(None)
+        })?;
+        if r.complete {
+            return Ok(r);
         }
         let tasks = self.frontier(256);
         let done = AtomicU64::new(0);
