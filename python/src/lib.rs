@@ -1,0 +1,787 @@
+//! Python bindings of broadside: a thin layer over the library, so that a game state, a
+//! puzzle file or a sampler answers in Python exactly what the command line answers.
+//!
+//! - [`Game`]: what one side knows of a board (size, fleet, rules, sinking rule, shots, or any
+//!   problem file the command line reads), answering `count`, `counts`, `probs`, `best` and
+//!   `solve` with the library's engines, each answer kept until the next shot.
+//! - [`Board`]: a hidden layout placed by one of the library's placers, to fire at (the
+//!   Gymnasium environment's opponent).
+//! - [`sample`]: exactly uniform boards as a numpy array, drawn on every core.
+//! - [`solve`] and [`count`]: the puzzle questions for a file (or a `Game`).
+//!
+//! Long computations release the GIL. Every failure the command line reports as bad input
+//! raises `ValueError` with the command line's message.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use broadside::answer::{self, CountReport, HeatReport, ProbsReport, SolveReport};
+use broadside::clue::Clue;
+use broadside::format;
+use broadside::observe::{ShotResult, parse_shot, print_shot};
+use broadside::play::{Game as Played, Placer, PlacerKind, Setup};
+use broadside::sample::{Sampler, fill_grids};
+use broadside::{CountOptions, Dims, Engine, Fleet, Problem, ProblemSpec, Rules, Sinking};
+use numpy::{PyArray2, PyArray3, PyArrayMethods};
+use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A time limit in seconds, as the command line reads `--time-limit`.
+fn duration(seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    seconds
+        .map(|s| {
+            Duration::try_from_secs_f64(s).map_err(|_| {
+                value_error(format!(
+                    "time_limit must be a number of seconds from 0 up, not {s}"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// A board size: `(rows, cols)` as numpy shapes are written, one number for a square, or the
+/// command line's `"WxH"`.
+fn dims_of(size: &Bound<'_, PyAny>) -> PyResult<Dims> {
+    let dims = if let Ok(s) = size.extract::<String>() {
+        Dims::from_str(&s).map_err(value_error)?
+    } else if let Ok(n) = size.extract::<usize>() {
+        Dims::new(n, n)
+    } else if let Ok((rows, cols)) = size.extract::<(usize, usize)>() {
+        Dims::new(cols, rows)
+    } else {
+        return Err(value_error(
+            "size must be (rows, cols), a number for a square board, or \"WxH\"",
+        ));
+    };
+    dims.supported().map_err(value_error)
+}
+
+/// A fleet: ship lengths (`[5, 4, 3, 3, 2]`) or the command line's `--fleet` text
+/// (`"5 4 3 3 2"`, `"1x4 2x3 3x2 4x1"`).
+fn fleet_of(fleet: &Bound<'_, PyAny>) -> PyResult<Fleet> {
+    let text = if let Ok(s) = fleet.extract::<String>() {
+        s
+    } else if let Ok(lengths) = fleet.extract::<Vec<usize>>() {
+        lengths
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        return Err(value_error(
+            "fleet must be a list of ship lengths or a fleet description such as \"5 4 3 3 2\"",
+        ));
+    };
+    Fleet::parse(&text, &[]).map_err(|e| value_error(format!("fleet: {e}")))
+}
+
+/// A cell: its name (`"B5"`), `(row, col)` from 0, or its index in reading order.
+fn cell_of(dims: Dims, cell: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let out_of_board = || value_error(format!("cell {cell} is off the {dims} board"));
+    if let Ok(name) = cell.extract::<String>() {
+        dims.parse_cell(&name).map_err(value_error)
+    } else if let Ok((row, col)) = cell.extract::<(usize, usize)>() {
+        (row < dims.height && col < dims.width)
+            .then(|| dims.index(row, col))
+            .ok_or_else(out_of_board)
+    } else if let Ok(index) = cell.extract::<usize>() {
+        (index < dims.cells())
+            .then_some(index)
+            .ok_or_else(out_of_board)
+    } else {
+        Err(value_error(
+            "a cell is a name such as \"B5\", (row, col) from 0, or an index in reading order",
+        ))
+    }
+}
+
+/// The engine a caller names.
+fn engine_of(name: &str) -> PyResult<Engine> {
+    Engine::from_str(name).map_err(value_error)
+}
+
+/// The problems of a file, read as the command line reads them.
+fn read_file(path: &Path) -> PyResult<Vec<ProblemSpec>> {
+    let name = path.display().to_string();
+    let content = std::fs::read_to_string(path).map_err(|e| value_error(format!("{name}: {e}")))?;
+    format::read(&name, &content).map_err(value_error)
+}
+
+/// A built problem and what has been worked out about it, dropped whole when the problem
+/// changes. The sampler borrows the problem: it is declared first so that it is dropped
+/// first, and the problem is boxed so that it never moves while the sampler lives.
+struct Known {
+    sampler: Option<Sampler<'static>>,
+    layouts: Option<u128>,
+    heat: Option<HeatReport>,
+    problem: Box<Problem>,
+}
+
+impl Known {
+    fn new(spec: ProblemSpec) -> PyResult<Known> {
+        Ok(Known {
+            sampler: None,
+            layouts: None,
+            heat: None,
+            problem: Box::new(answer::build(spec).map_err(value_error)?),
+        })
+    }
+
+    /// The exact number of layouts (counted once).
+    fn layouts(&mut self) -> PyResult<u128> {
+        if let Some(n) = self.layouts {
+            return Ok(n);
+        }
+        let n = match &self.heat {
+            Some(h) => h.layouts,
+            None => {
+                let opts = CountOptions {
+                    parallel: true,
+                    ..CountOptions::default()
+                };
+                match answer::count(&self.problem, Engine::Auto, &opts, false)
+                    .map_err(value_error)?
+                {
+                    CountReport::Counted(c) => c.count,
+                    CountReport::NoSolution(_) => 0,
+                }
+            }
+        };
+        self.layouts = Some(n);
+        Ok(n)
+    }
+
+    /// The exact heat map by `engine` within `time_limit` (the `auto` one is kept).
+    fn heat(&mut self, engine: Engine, time_limit: Option<Duration>) -> PyResult<HeatReport> {
+        if engine == Engine::Auto
+            && let Some(h) = &self.heat
+        {
+            return Ok(h.clone());
+        }
+        let opts = CountOptions {
+            parallel: true,
+            time_limit,
+            ..CountOptions::default()
+        };
+        let h = match answer::probs(&self.problem, engine, &opts).map_err(value_error)? {
+            ProbsReport::Map(h) if h.complete => h,
+            ProbsReport::Map(h) => {
+                return Err(PyTimeoutError::new_err(format!(
+                    "the time limit ran out after {} layouts; the map would be partial",
+                    h.layouts
+                )));
+            }
+            ProbsReport::NoMap(no) => return Err(PyTimeoutError::new_err(no.reason)),
+            ProbsReport::NoLayout(no) => {
+                let mut why = vec!["no layout is consistent with these shots".to_string()];
+                why.extend(no.why());
+                return Err(value_error(why.join("; ")));
+            }
+        };
+        if engine == Engine::Auto {
+            self.layouts = Some(h.layouts);
+            self.heat = Some(h.clone());
+        }
+        Ok(h)
+    }
+
+    /// The exact-uniform sampler (prepared once).
+    fn sampler(&mut self) -> PyResult<&Sampler<'static>> {
+        if self.sampler.is_none() {
+            let layouts = self.layouts()?;
+            if layouts == 0 {
+                return Err(value_error("no layout is consistent with these shots"));
+            }
+            // SAFETY: the problem is boxed and never replaced while `Known` lives (a change
+            // makes a new `Known`), and the sampler is dropped before it (field order).
+            let problem: &'static Problem = unsafe { &*(&*self.problem as *const Problem) };
+            let s = Sampler::uniform_given(problem, layouts, None).map_err(value_error)?;
+            self.sampler = Some(s);
+        }
+        Ok(self.sampler.as_ref().expect("prepared above"))
+    }
+}
+
+/// What one side knows of a board: size, fleet, rules, how sinkings are reported and the
+/// shots so far (or any problem a file holds, puzzles included).
+#[pyclass(module = "broadside", name = "Game")]
+struct Game {
+    known: Known,
+}
+
+impl Game {
+    fn from_spec(spec: ProblemSpec) -> PyResult<Game> {
+        Ok(Game {
+            known: Known::new(spec)?,
+        })
+    }
+
+    /// The problem as given (the engines' spec also holds the clues the shots imply).
+    fn spec(&self) -> &ProblemSpec {
+        self.known.problem.given()
+    }
+
+    fn dims(&self) -> Dims {
+        self.known.problem.dims()
+    }
+
+    /// A game (not a file's problem, which may ask whether a puzzle has a solution) refuses
+    /// a board or a shot that leaves it with an obvious conflict, saying why.
+    fn refuse_conflicts(self) -> PyResult<Game> {
+        let conflicts = self.known.problem.conflicts();
+        if conflicts.is_empty() {
+            return Ok(self);
+        }
+        let why: Vec<String> = conflicts.iter().map(|c| format!("because {c}")).collect();
+        Err(value_error(format!(
+            "no layout is consistent with this game; {}",
+            why.join("; ")
+        )))
+    }
+
+    /// Replaces the shots by `shots` when the result is a possible record; else the error.
+    fn set_shots(&mut self, shots: Vec<broadside::Shot>) -> PyResult<()> {
+        let mut spec = self.spec().clone();
+        spec.observations.shots = shots;
+        *self = Game::from_spec(spec)?.refuse_conflicts()?;
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (size=None, fleet=None, rules="touch", sinking="announced", rocks=None))]
+    fn new(
+        size: Option<&Bound<'_, PyAny>>,
+        fleet: Option<&Bound<'_, PyAny>>,
+        rules: &str,
+        sinking: &str,
+        rocks: Option<Vec<Bound<'_, PyAny>>>,
+    ) -> PyResult<Game> {
+        let standard = Setup::standard();
+        let dims = size.map(dims_of).transpose()?.unwrap_or(standard.dims);
+        let mut rocks: Vec<usize> = rocks
+            .unwrap_or_default()
+            .iter()
+            .map(|c| cell_of(dims, c))
+            .collect::<PyResult<_>>()?;
+        rocks.sort_unstable();
+        rocks.dedup();
+        let setup = Setup {
+            dims,
+            fleet: fleet.map(fleet_of).transpose()?.unwrap_or(standard.fleet),
+            rules: Rules::from_str(rules).map_err(value_error)?,
+            sinking: Sinking::from_str(sinking).map_err(value_error)?,
+            rocks,
+        };
+        Game::from_spec(setup.empty())?.refuse_conflicts()
+    }
+
+    /// The one problem of a file, in any format the command line reads.
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Game> {
+        let mut specs = read_file(&path)?;
+        if specs.len() != 1 {
+            return Err(value_error(format!(
+                "{} holds {} problems; Game.load_all reads them all",
+                path.display(),
+                specs.len()
+            )));
+        }
+        Game::from_spec(specs.remove(0))
+    }
+
+    /// Every problem of a file.
+    #[staticmethod]
+    fn load_all(path: PathBuf) -> PyResult<Vec<Game>> {
+        read_file(&path)?.into_iter().map(Game::from_spec).collect()
+    }
+
+    /// The one problem of a text, in any format the command line reads (`name`, a file name,
+    /// helps tell formats apart).
+    #[staticmethod]
+    #[pyo3(signature = (text, name="<text>"))]
+    fn parse(text: &str, name: &str) -> PyResult<Game> {
+        let mut specs = format::read(name, text).map_err(value_error)?;
+        if specs.len() != 1 {
+            return Err(value_error(format!(
+                "{name} holds {} problems, not one",
+                specs.len()
+            )));
+        }
+        Game::from_spec(specs.remove(0))
+    }
+
+    /// Records one shot: `result` is "miss", "hit", "sunk" (with `ship`, a length or a type's
+    /// name, and under the revealed rule its `cells`) or "sonar" (with `distance`). A shot that
+    /// is malformed, repeats a cell or leaves an obvious conflict raises `ValueError` and
+    /// leaves the game as it was.
+    #[pyo3(signature = (cell, result, ship=None, cells=None, distance=None))]
+    fn shoot(
+        &mut self,
+        cell: &Bound<'_, PyAny>,
+        result: &str,
+        ship: Option<&Bound<'_, PyAny>>,
+        cells: Option<Vec<Bound<'_, PyAny>>>,
+        distance: Option<usize>,
+    ) -> PyResult<()> {
+        let d = self.dims();
+        let mut line = format!("{} {result}", d.cell_name(cell_of(d, cell)?));
+        if let Some(ship) = ship {
+            line.push(' ');
+            line.push_str(&ship.str()?.to_cow()?);
+        }
+        for c in cells.unwrap_or_default() {
+            line.push(' ');
+            line.push_str(&d.cell_name(cell_of(d, &c)?));
+        }
+        if let Some(distance) = distance {
+            line.push_str(&format!(" {distance}"));
+        }
+        self.record(&line)
+    }
+
+    /// Records shots written as a game record writes them, one a line (`"B5 miss"`,
+    /// `"C5 sunk 3"`); all of them or, on an error, none.
+    fn record(&mut self, lines: &str) -> PyResult<()> {
+        let d = self.dims();
+        let mut shots = self.spec().observations.shots.clone();
+        for line in lines.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let shot = parse_shot(d, self.known.problem.fleet(), line)
+                .map_err(|e| value_error(format!("{line:?}: {e}")))?;
+            shots.push(shot);
+        }
+        self.set_shots(shots)
+    }
+
+    /// Takes back the last shot.
+    fn undo(&mut self) -> PyResult<()> {
+        let mut spec = self.spec().clone();
+        if spec.observations.shots.pop().is_none() {
+            return Err(value_error("there is no shot to take back"));
+        }
+        self.known = Known::new(spec)?;
+        Ok(())
+    }
+
+    /// The shots so far, as a game record writes them.
+    #[getter]
+    fn shots(&self) -> Vec<String> {
+        let (d, fleet) = (self.dims(), self.known.problem.fleet());
+        let obs = &self.spec().observations;
+        obs.shots.iter().map(|s| print_shot(d, fleet, s)).collect()
+    }
+
+    /// `(rows, cols)`.
+    #[getter]
+    fn shape(&self) -> (usize, usize) {
+        (self.dims().height, self.dims().width)
+    }
+
+    /// The fleet, as the command line's `--fleet` writes it.
+    #[getter]
+    fn fleet(&self) -> String {
+        self.known.problem.fleet().describe()
+    }
+
+    /// `"touch"` or `"no-touch"`.
+    #[getter]
+    fn rules(&self) -> String {
+        self.known.problem.rules().to_string()
+    }
+
+    /// `"none"`, `"announced"` or `"revealed"`.
+    #[getter]
+    fn sinking(&self) -> String {
+        self.spec().observations.sinking.to_string()
+    }
+
+    /// The problem's name, when its file gives one.
+    #[getter]
+    fn name(&self) -> Option<String> {
+        self.spec().meta.name.clone()
+    }
+
+    /// What is known of each cell, as an int8 array (rows, cols): 0 not fired at, 1 water (a
+    /// miss, a sonar reading or a given water cell), 2 a hit (or given ship cell), 3 a cell of
+    /// a ship reported sunk (the sinking shot, or every cell when they are revealed), 4 a rock.
+    fn grid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let d = self.dims();
+        let spec = self.spec();
+        let mut grid = vec![0i8; d.cells()];
+        for (c, g) in grid.iter_mut().enumerate() {
+            *g = match spec.clue(c) {
+                None => 0,
+                Some(Clue::Blocked) => 4,
+                Some(Clue::Water) => 1,
+                Some(_) => 2,
+            };
+        }
+        for s in &spec.observations.shots {
+            match &s.result {
+                ShotResult::Miss | ShotResult::Sonar { .. } => grid[s.cell] = 1,
+                ShotResult::Hit => grid[s.cell] = 2,
+                ShotResult::Sunk { cells, .. } => {
+                    for &c in cells.iter().chain([&s.cell]) {
+                        grid[c] = 3;
+                    }
+                }
+            }
+        }
+        let rows: Vec<Vec<i8>> = grid.chunks(d.width).map(<[i8]>::to_vec).collect();
+        PyArray2::from_vec2(py, &rows).map_err(value_error)
+    }
+
+    /// The exact number of layouts consistent with what is known (a Python int: no
+    /// overflow). `limit` stops counting there (the answer is then at most `limit`);
+    /// `time_limit` (seconds) raises `TimeoutError` when it runs out.
+    #[pyo3(signature = (engine="auto", limit=None, time_limit=None))]
+    fn count(
+        &mut self,
+        py: Python<'_>,
+        engine: &str,
+        limit: Option<u128>,
+        time_limit: Option<f64>,
+    ) -> PyResult<u128> {
+        let engine = engine_of(engine)?;
+        let time_limit = duration(time_limit)?;
+        let known = &mut self.known;
+        if engine == Engine::Auto && limit.is_none() && time_limit.is_none() {
+            return py.detach(|| known.layouts());
+        }
+        let opts = CountOptions {
+            limit,
+            time_limit,
+            parallel: limit.is_none(),
+            ..CountOptions::default()
+        };
+        let problem = &*known.problem;
+        let report = py
+            .detach(|| answer::count(problem, engine, &opts, false))
+            .map_err(value_error)?;
+        match report {
+            CountReport::NoSolution(_) => Ok(0),
+            CountReport::Counted(c) if c.complete || limit.is_some_and(|l| c.count >= l) => {
+                Ok(c.count)
+            }
+            CountReport::Counted(c) => Err(PyTimeoutError::new_err(format!(
+                "the time limit ran out after {} layouts",
+                c.count
+            ))),
+        }
+    }
+
+    /// Per cell, the exact number of layouts with a ship there: uint64 (rows, cols), or an
+    /// array of Python ints (dtype object) when a count passes 2^64.
+    #[pyo3(signature = (engine="auto", time_limit=None))]
+    fn counts<'py>(
+        &mut self,
+        py: Python<'py>,
+        engine: &str,
+        time_limit: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (engine, time_limit) = (engine_of(engine)?, duration(time_limit)?);
+        let known = &mut self.known;
+        let h = py.detach(|| known.heat(engine, time_limit))?;
+        if h.layouts <= u64::MAX as u128 {
+            let rows: Vec<Vec<u64>> = h
+                .counts
+                .iter()
+                .map(|r| r.iter().map(|&x| x as u64).collect())
+                .collect();
+            return Ok(PyArray2::from_vec2(py, &rows)
+                .map_err(value_error)?
+                .into_any());
+        }
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("dtype", "object")?;
+        py.import("numpy")?
+            .call_method("array", (PyList::new(py, &h.counts)?,), Some(&kwargs))
+    }
+
+    /// Per cell, the exact probability of a ship there: float64 (rows, cols).
+    #[pyo3(signature = (engine="auto", time_limit=None))]
+    fn probs<'py>(
+        &mut self,
+        py: Python<'py>,
+        engine: &str,
+        time_limit: Option<f64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let (engine, time_limit) = (engine_of(engine)?, duration(time_limit)?);
+        let known = &mut self.known;
+        let h = py.detach(|| known.heat(engine, time_limit))?;
+        PyArray2::from_vec2(py, &h.probabilities).map_err(value_error)
+    }
+
+    /// A cell not fired at of highest probability (the first in reading order when several
+    /// tie; `probs()` shows them all), or `None` when no open cell can hold a ship.
+    #[pyo3(signature = (engine="auto", time_limit=None))]
+    fn best(
+        &mut self,
+        py: Python<'_>,
+        engine: &str,
+        time_limit: Option<f64>,
+    ) -> PyResult<Option<String>> {
+        let (engine, time_limit) = (engine_of(engine)?, duration(time_limit)?);
+        let known = &mut self.known;
+        let h = py.detach(|| known.heat(engine, time_limit))?;
+        let (cells, _) = h.map.best();
+        Ok(cells.first().map(|&c| self.dims().cell_name(c)))
+    }
+
+    /// One layout consistent with what is known, as rows of the layout picture (`<`, `>`,
+    /// `^`, `v`, `o`, `#` for ship cells, `.` for water), or `None` when there is none.
+    #[pyo3(signature = (engine="auto"))]
+    fn solve(&self, py: Python<'_>, engine: &str) -> PyResult<Option<Vec<String>>> {
+        let engine = engine_of(engine)?;
+        let problem = &*self.known.problem;
+        match py
+            .detach(|| answer::solve(problem, engine))
+            .map_err(value_error)?
+        {
+            SolveReport::Solved(s) => Ok(Some(s.solution)),
+            SolveReport::NoSolution(_) => Ok(None),
+        }
+    }
+
+    /// The state as a game record in the text format (what `broadside probs` reads).
+    fn to_text(&self) -> String {
+        format::text::print(self.spec())
+    }
+
+    /// The state in the JSON format.
+    fn to_json(&self) -> String {
+        format::json::print(self.spec())
+    }
+
+    /// Writes the state to `path`: JSON when the name ends in `.json`, else the text format.
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        let body = if path.extension().is_some_and(|e| e == "json") {
+            self.to_json()
+        } else {
+            self.to_text()
+        };
+        std::fs::write(&path, body).map_err(|e| value_error(format!("{}: {e}", path.display())))
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> PyResult<Game> {
+        Game::from_spec(self.spec().clone())
+    }
+
+    fn __copy__(&self) -> PyResult<Game> {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Game> {
+        self.copy()
+    }
+
+    fn __repr__(&self) -> String {
+        let p = &self.known.problem;
+        let shots = self.spec().observations.shots.len();
+        format!(
+            "Game({}, {}, {}, sinking {}, {shots} shot{})",
+            p.dims(),
+            p.fleet().describe(),
+            p.rules(),
+            self.spec().observations.sinking,
+            if shots == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// A hidden layout to fire at, placed by one of broadside's placers.
+#[pyclass(module = "broadside", name = "Board")]
+struct Board {
+    /// Declared before `empty`, which it borrows, so that it is dropped first.
+    placer: Placer<'static>,
+    played: Played,
+    rng: StdRng,
+    #[allow(dead_code)]
+    empty: Box<Problem>,
+}
+
+#[pymethods]
+impl Board {
+    #[new]
+    #[pyo3(signature = (size=None, fleet=None, rules="touch", sinking="announced", placer="uniform", seed=None))]
+    fn new(
+        py: Python<'_>,
+        size: Option<&Bound<'_, PyAny>>,
+        fleet: Option<&Bound<'_, PyAny>>,
+        rules: &str,
+        sinking: &str,
+        placer: &str,
+        seed: Option<u64>,
+    ) -> PyResult<Board> {
+        let game = Game::new(size, fleet, rules, sinking, None)?;
+        let empty = game.known.problem;
+        let spec = empty.spec();
+        let setup = Setup {
+            dims: spec.dims,
+            fleet: spec.fleet.clone(),
+            rules: spec.rules,
+            sinking: spec.observations.sinking,
+            rocks: Vec::new(),
+        };
+        let kind = PlacerKind::from_str(placer).map_err(value_error)?;
+        // SAFETY: the problem is boxed, kept in the board beside the placer and never
+        // replaced; the placer is dropped before it (field order).
+        let borrowed: &'static Problem = unsafe { &*(&*empty as *const Problem) };
+        let placer = py
+            .detach(|| Placer::new(&kind, &setup, borrowed))
+            .map_err(value_error)?;
+        let mut board = Board {
+            placer,
+            played: Played::new(setup, broadside::Layout { ships: Vec::new() }),
+            rng: StdRng::seed_from_u64(seed.unwrap_or_else(rand::random)),
+            empty,
+        };
+        board.reset(None)?;
+        Ok(board)
+    }
+
+    /// Hides a new layout (the RNG reseeded with `seed` when given) and clears the shots.
+    #[pyo3(signature = (seed=None))]
+    fn reset(&mut self, seed: Option<u64>) -> PyResult<()> {
+        if let Some(seed) = seed {
+            self.rng = StdRng::seed_from_u64(seed);
+        }
+        let layout = self
+            .placer
+            .place(&mut self.rng)
+            .ok_or_else(|| value_error("the placer found no layout of this fleet on this board"))?;
+        self.played = Played::new(self.played.setup().clone(), layout);
+        Ok(())
+    }
+
+    /// Fires at `cell` and says what the shot reported, as a game record writes it
+    /// (`"B5 miss"`, `"B5 hit"`, `"B5 sunk 3"`); a cell fired at before reports the same
+    /// again and does not count as a new shot.
+    fn fire(&mut self, cell: &Bound<'_, PyAny>) -> PyResult<String> {
+        let setup = self.played.setup();
+        let (d, fleet) = (setup.dims, setup.fleet.clone());
+        let c = cell_of(d, cell)?;
+        let result = self.played.fire(c);
+        Ok(print_shot(d, &fleet, &broadside::Shot { cell: c, result }))
+    }
+
+    /// Whether every ship has been sunk.
+    #[getter]
+    fn over(&self) -> bool {
+        self.played.is_over()
+    }
+
+    /// Shots fired so far.
+    #[getter]
+    fn shots(&self) -> usize {
+        self.played.shots().len()
+    }
+
+    /// The hidden ships, as a bool array (rows, cols).
+    fn ships<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let d = self.played.setup().dims;
+        let mut rows = vec![vec![false; d.width]; d.height];
+        for c in self.played.layout().cells() {
+            let (r, col) = d.row_col(c);
+            rows[r][col] = true;
+        }
+        PyArray2::from_vec2(py, &rows).map_err(value_error)
+    }
+
+    /// What the shooter knows: the shots so far as a `Game`.
+    fn view(&self) -> PyResult<Game> {
+        Game::from_spec(self.played.record())
+    }
+}
+
+/// `n` boards drawn exactly uniformly from the layouts consistent with `game`, as a bool
+/// array (n, rows, cols): true where a ship lies. Drawn on every core without the GIL; the
+/// same seed gives the same boards.
+#[pyfunction]
+#[pyo3(signature = (game, n, seed=None))]
+fn sample<'py>(
+    py: Python<'py>,
+    mut game: PyRefMut<'_, Game>,
+    n: usize,
+    seed: Option<u64>,
+) -> PyResult<Bound<'py, PyArray3<bool>>> {
+    let d = game.dims();
+    let boards = PyArray3::<bool>::zeros(py, [n, d.height, d.width], false);
+    if n == 0 {
+        return Ok(boards);
+    }
+    let seed = seed.unwrap_or_else(rand::random);
+    let known = &mut game.known;
+    {
+        let mut out = boards.readwrite();
+        let out = out.as_slice_mut().map_err(value_error)?;
+        py.detach(|| -> PyResult<()> {
+            let sampler = known.sampler()?;
+            fill_grids(sampler, seed, out).map_err(|e| {
+                value_error(format!(
+                    "the sampler gave up after {} boards: {}",
+                    e.drawn, e.gave_up
+                ))
+            })
+        })?;
+    }
+    Ok(boards)
+}
+
+/// The `Game` a function is given, or the one problem of a file.
+fn game_of(puzzle: &Bound<'_, PyAny>) -> PyResult<Py<Game>> {
+    if let Ok(g) = puzzle.cast::<Game>() {
+        return Ok(g.clone().unbind());
+    }
+    let path: PathBuf = puzzle
+        .extract()
+        .map_err(|_| value_error("expected a Game or a path to a problem file"))?;
+    Py::new(puzzle.py(), Game::load(path)?)
+}
+
+/// A solution of a puzzle (a file's path or a `Game`) as rows of the layout picture, or
+/// `None` when it has none.
+#[pyfunction]
+#[pyo3(signature = (puzzle, engine="auto"))]
+fn solve(py: Python<'_>, puzzle: &Bound<'_, PyAny>, engine: &str) -> PyResult<Option<Vec<String>>> {
+    game_of(puzzle)?.borrow(py).solve(py, engine)
+}
+
+/// The exact number of solutions of a puzzle (a file's path or a `Game`); `limit` stops
+/// counting there.
+#[pyfunction]
+#[pyo3(signature = (puzzle, limit=None, engine="auto", time_limit=None))]
+fn count(
+    py: Python<'_>,
+    puzzle: &Bound<'_, PyAny>,
+    limit: Option<u128>,
+    engine: &str,
+    time_limit: Option<f64>,
+) -> PyResult<u128> {
+    game_of(puzzle)?
+        .borrow_mut(py)
+        .count(py, engine, limit, time_limit)
+}
+
+/// The extension module `broadside._broadside`; `broadside` re-exports it.
+#[pymodule]
+fn _broadside(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_class::<Board>()?;
+    m.add_function(wrap_pyfunction!(sample, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

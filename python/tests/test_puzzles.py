@@ -1,0 +1,47 @@
+"""solve and count on puzzle files, checked against the command line and recorded solutions."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import broadside
+from conftest import PUZZLES, REPO
+
+BUNDLED = sorted(p for p in PUZZLES.rglob("*.txt") if p.parent.name != "game")
+EXTERNAL = REPO.parent / "shared" / "external-puzzles"
+
+
+@pytest.mark.parametrize("path", BUNDLED[::3], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_solve_and_count_equal_the_command_line(path, cli_json):
+    games = broadside.Game.load_all(path)
+    if len(games) != 1:
+        pytest.skip("a collection")
+    solved = cli_json("solve", str(path))
+    got = broadside.solve(path)
+    if solved.get("solved"):
+        assert got == solved["solution"]
+    else:
+        assert got is None
+    assert broadside.count(str(path)) == cli_json("count", str(path))["count"]
+
+
+def test_real_puzzles_have_their_recorded_solution():
+    files = sorted(EXTERNAL.rglob("*.jsonl"))[:1]
+    if not files:
+        pytest.skip(f"no external puzzles at {EXTERNAL}")
+    games = broadside.Game.load_all(files[0])[:20]
+    assert games
+    for g in games:
+        record = json.loads(g.to_json())
+        assert broadside.count(g, limit=2) == 1, g.name
+        assert broadside.solve(g) == record["solution"], g.name
+
+
+def test_a_path_or_a_game_and_nothing_else():
+    with pytest.raises(ValueError, match="Game or a path"):
+        broadside.count(42)
+    g = broadside.Game(size=(5, 5), fleet=[3, 2], rules="no-touch")
+    assert broadside.count(g) == 524
+    assert broadside.count(g, limit=10) == 10
+    assert len(broadside.solve(g)) == 5
