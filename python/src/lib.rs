@@ -103,6 +103,44 @@ fn cell_of(dims: Dims, cell: &Bound<'_, PyAny>) -> PyResult<usize> {
     }
 }
 
+/// A game's setup from the constructor's arguments (the standard game's size and fleet where
+/// they are not given).
+fn setup_of(
+    size: Option<&Bound<'_, PyAny>>,
+    fleet: Option<&Bound<'_, PyAny>>,
+    rules: &str,
+    sinking: &str,
+    rocks: Option<Vec<Bound<'_, PyAny>>>,
+) -> PyResult<Setup> {
+    let standard = Setup::standard();
+    let dims = size.map(dims_of).transpose()?.unwrap_or(standard.dims);
+    let mut rocks: Vec<usize> = rocks
+        .unwrap_or_default()
+        .iter()
+        .map(|c| cell_of(dims, c))
+        .collect::<PyResult<_>>()?;
+    rocks.sort_unstable();
+    rocks.dedup();
+    Ok(Setup {
+        dims,
+        fleet: fleet.map(fleet_of).transpose()?.unwrap_or(standard.fleet),
+        rules: Rules::from_str(rules).map_err(value_error)?,
+        sinking: Sinking::from_str(sinking).map_err(value_error)?,
+        rocks,
+    })
+}
+
+/// `problem` as borrowed for as long as a borrower stored beside it lives.
+///
+/// # Safety
+///
+/// `problem` must be boxed (so it never moves) in the same struct as the borrower, never
+/// replaced while the borrower lives, and declared after it (so it is dropped after it).
+unsafe fn pinned(problem: &Problem) -> &'static Problem {
+    // SAFETY: the caller keeps the problem alive and in place for the borrower's life.
+    unsafe { &*(problem as *const Problem) }
+}
+
 /// The engine a caller names.
 fn engine_of(name: &str) -> PyResult<Engine> {
     Engine::from_str(name).map_err(value_error)
@@ -202,7 +240,7 @@ impl Known {
             }
             // SAFETY: the problem is boxed and never replaced while `Known` lives (a change
             // makes a new `Known`), and the sampler is dropped before it (field order).
-            let problem: &'static Problem = unsafe { &*(&*self.problem as *const Problem) };
+            let problem = unsafe { pinned(&self.problem) };
             let s = Sampler::uniform_given(problem, layouts, None).map_err(value_error)?;
             self.sampler = Some(s);
         }
@@ -267,22 +305,7 @@ impl Game {
         sinking: &str,
         rocks: Option<Vec<Bound<'_, PyAny>>>,
     ) -> PyResult<Game> {
-        let standard = Setup::standard();
-        let dims = size.map(dims_of).transpose()?.unwrap_or(standard.dims);
-        let mut rocks: Vec<usize> = rocks
-            .unwrap_or_default()
-            .iter()
-            .map(|c| cell_of(dims, c))
-            .collect::<PyResult<_>>()?;
-        rocks.sort_unstable();
-        rocks.dedup();
-        let setup = Setup {
-            dims,
-            fleet: fleet.map(fleet_of).transpose()?.unwrap_or(standard.fleet),
-            rules: Rules::from_str(rules).map_err(value_error)?,
-            sinking: Sinking::from_str(sinking).map_err(value_error)?,
-            rocks,
-        };
+        let setup = setup_of(size, fleet, rules, sinking, rocks)?;
         Game::from_spec(setup.empty())?.refuse_conflicts()
     }
 
@@ -624,20 +647,15 @@ impl Board {
         placer: &str,
         seed: Option<u64>,
     ) -> PyResult<Board> {
-        let game = Game::new(size, fleet, rules, sinking, None)?;
-        let empty = game.known.problem;
-        let spec = empty.spec();
-        let setup = Setup {
-            dims: spec.dims,
-            fleet: spec.fleet.clone(),
-            rules: spec.rules,
-            sinking: spec.observations.sinking,
-            rocks: Vec::new(),
-        };
+        let setup = setup_of(size, fleet, rules, sinking, None)?;
+        let empty = Game::from_spec(setup.empty())?
+            .refuse_conflicts()?
+            .known
+            .problem;
         let kind = PlacerKind::from_str(placer).map_err(value_error)?;
         // SAFETY: the problem is boxed, kept in the board beside the placer and never
         // replaced; the placer is dropped before it (field order).
-        let borrowed: &'static Problem = unsafe { &*(&*empty as *const Problem) };
+        let borrowed = unsafe { pinned(&empty) };
         let placer = py
             .detach(|| Placer::new(&kind, &setup, borrowed))
             .map_err(value_error)?;
