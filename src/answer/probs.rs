@@ -6,6 +6,7 @@ use super::rows;
 use crate::diagnose::{NoLayout, no_layout};
 use crate::engine::{CountOptions, Engine, EngineKind};
 use crate::error::Error;
+use crate::geom::Dims;
 use crate::heat::HeatMap;
 use crate::problem::Problem;
 
@@ -146,31 +147,37 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
 
 /// The open cells of `problem` most likely to hold a ship; see [`probs`].
 pub fn best(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<BestReport, Error> {
-    let h = match probs(problem, engine, opts)? {
-        ProbsReport::Map(h) => h,
-        ProbsReport::NoLayout(no) => return Ok(BestReport::NoLayout(no)),
-        ProbsReport::NoMap(no) => return Ok(BestReport::NoMap(no)),
-    };
-    let (cells, probability) = h.map.best();
-    let d = problem.dims();
-    let cells = if h.complete { cells } else { Vec::new() };
-    Ok(BestReport::Best(Best {
-        name: h.name,
-        layouts: h.layouts,
-        probability: h.complete.then_some(probability),
-        cells: cells
-            .iter()
-            .map(|&c| {
-                let (row, col) = d.row_col(c);
-                BestCell {
-                    cell: d.cell_name(c),
-                    row,
-                    col,
-                    count: h.map.per_cell[c],
-                }
-            })
-            .collect(),
-        engine: h.engine,
-        complete: h.complete,
-    }))
+    Ok(match probs(problem, engine, opts)? {
+        ProbsReport::Map(h) => BestReport::Best(h.best(problem.dims())),
+        ProbsReport::NoLayout(no) => BestReport::NoLayout(no),
+        ProbsReport::NoMap(no) => BestReport::NoMap(no),
+    })
+}
+
+impl HeatReport {
+    /// The open cells most likely to hold a ship on this map of a board of `dims`; none when
+    /// the map is partial.
+    pub fn best(&self, dims: Dims) -> Best {
+        let (cells, probability) = self.map.best();
+        let cells = if self.complete { cells } else { Vec::new() };
+        Best {
+            name: self.name.clone(),
+            layouts: self.layouts,
+            probability: self.complete.then_some(probability),
+            cells: cells
+                .iter()
+                .map(|&c| {
+                    let (row, col) = dims.row_col(c);
+                    BestCell {
+                        cell: dims.cell_name(c),
+                        row,
+                        col,
+                        count: self.map.per_cell[c],
+                    }
+                })
+                .collect(),
+            engine: self.engine,
+            complete: self.complete,
+        }
+    }
 }

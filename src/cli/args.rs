@@ -1,6 +1,6 @@
 //! The arguments several commands share, and reading the problems they name.
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -128,6 +128,21 @@ pub enum ColorChoice {
     Always,
     /// Never.
     Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour what goes to standard output: `auto` colours a terminal unless
+    /// NO_COLOR is set (to anything but the empty string).
+    pub fn enabled(self) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        }
+    }
 }
 
 /// The formats `convert` writes.

@@ -11,6 +11,7 @@
 //! | 2 | bad input or usage: parse errors (with file, line and column), invalid problems, unknown options |
 //! | 3 | the question could not be answered: a count past the integer range, output that could not be written, an engine failing its own check |
 
+mod advise;
 mod args;
 mod count;
 mod generate;
@@ -19,7 +20,9 @@ mod play;
 mod probs;
 mod report;
 mod sample;
+mod serve;
 mod solve;
+mod versus;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -158,6 +161,14 @@ enum Command {
     /// Seed 000's evaluation: how often the likeliest cells of an exact or a sampled heat map
     /// hold a ship, turn by turn (top-1, top-3, top-5).
     Accuracy(play::AccuracyArgs),
+    /// Play against the computer in the terminal: you fire at its hidden fleet, it fires at
+    /// yours.
+    Play(versus::PlayArgs),
+    /// Advice during a game played elsewhere: type what each shot reported, see the exact
+    /// heat map and the best shot.
+    Advise(advise::AdviseArgs),
+    /// A local web page with the live exact heat map, and its JSON API (docs/SERVE.md).
+    Serve(serve::ServeArgs),
     /// Convert a problem to broadside's text or JSON format.
     Convert {
         #[command(flatten)]
@@ -222,6 +233,9 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Simulate(args) => play::run(&args),
         Command::Match(args) => play::run_match(&args),
         Command::Accuracy(args) => play::run_accuracy(&args),
+        Command::Play(args) => versus::play(&args),
+        Command::Advise(args) => advise::advise(&args),
+        Command::Serve(args) => serve::serve(&args),
         Command::Convert { input, to } => generate::convert(&input, to),
     }
 }

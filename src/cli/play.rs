@@ -26,6 +26,13 @@ pub struct GameArgs {
     /// A game file whose board, rocks, fleet, rules and sinking rule to play (its shots and
     /// other clues are not used); instead of --size, --fleet, --rules and --sinking.
     file: Option<String>,
+    #[command(flatten)]
+    options: SetupOptions,
+}
+
+/// A game given by options, the standard game's where one is not given.
+#[derive(Args)]
+pub struct SetupOptions {
     /// Board size, WxH (default 10x10).
     #[arg(long, value_name = "WxH")]
     size: Option<Dims>,
@@ -38,6 +45,36 @@ pub struct GameArgs {
     /// How sinkings are reported: none, announced or revealed (default announced).
     #[arg(long)]
     sinking: Option<Sinking>,
+}
+
+impl SetupOptions {
+    /// Whether any option was given.
+    pub fn any(&self) -> bool {
+        self.size.is_some()
+            || self.fleet.is_some()
+            || self.rules.is_some()
+            || self.sinking.is_some()
+    }
+
+    /// The game these options describe.
+    pub fn setup(&self) -> Result<Setup> {
+        let standard = Setup::standard();
+        let fleet = match &self.fleet {
+            Some(f) => Fleet::parse(f, &[]).map_err(|e| usage(format!("--fleet: {e}")))?,
+            None => standard.fleet,
+        };
+        Ok(Setup {
+            dims: self
+                .size
+                .unwrap_or(standard.dims)
+                .supported()
+                .map_err(broadside::Error::from)?,
+            fleet,
+            rules: self.rules.unwrap_or(standard.rules),
+            sinking: self.sinking.unwrap_or(standard.sinking),
+            rocks: Vec::new(),
+        })
+    }
 }
 
 /// The options of `simulate`.
@@ -98,35 +135,15 @@ pub struct MatchArgs {
 }
 
 impl GameArgs {
-    fn setup(&self) -> Result<Setup> {
-        let standard = Setup::standard();
-        if let Some(file) = &self.file {
-            if self.size.is_some()
-                || self.fleet.is_some()
-                || self.rules.is_some()
-                || self.sinking.is_some()
-            {
-                return Err(usage(
-                    "a game file gives the board, fleet, rules and sinking: give it or the options, not both",
-                ));
-            }
-            return setup_of_file(file);
+    /// The game: the file's, or the options'.
+    pub fn setup(&self) -> Result<Setup> {
+        match &self.file {
+            Some(_) if self.options.any() => Err(usage(
+                "a game file gives the board, fleet, rules and sinking: give it or the options, not both",
+            )),
+            Some(file) => setup_of_file(file),
+            None => self.options.setup(),
         }
-        let fleet = match &self.fleet {
-            Some(f) => Fleet::parse(f, &[]).map_err(|e| usage(format!("--fleet: {e}")))?,
-            None => standard.fleet,
-        };
-        Ok(Setup {
-            dims: self
-                .size
-                .unwrap_or(standard.dims)
-                .supported()
-                .map_err(broadside::Error::from)?,
-            fleet,
-            rules: self.rules.unwrap_or(standard.rules),
-            sinking: self.sinking.unwrap_or(standard.sinking),
-            rocks: Vec::new(),
-        })
     }
 }
 
@@ -139,15 +156,7 @@ fn setup_of_file(file: &str) -> Result<Setup> {
         rules: None,
     }
     .single()?;
-    Ok(Setup {
-        dims: spec.dims,
-        rocks: (0..spec.dims.cells())
-            .filter(|&c| spec.clue(c) == Some(broadside::Clue::Blocked))
-            .collect(),
-        fleet: spec.fleet,
-        rules: spec.rules,
-        sinking: spec.observations.sinking,
-    })
+    Ok(Setup::of(&spec))
 }
 
 /// The options of `accuracy`.

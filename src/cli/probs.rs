@@ -1,6 +1,6 @@
 //! `broadside probs` and `broadside best`: the exact heat map, and where to fire next.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -41,14 +41,7 @@ pub fn probs(
     if svg.is_some() && specs.len() != 1 {
         return Err(usage("--svg takes a single problem"));
     }
-    let colour = match color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
-    };
+    let colour = color.enabled();
     answer_each(
         specs,
         out.json,

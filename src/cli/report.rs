@@ -47,17 +47,25 @@ impl Printer {
     /// a write error is an error and not lost output.
     pub fn finish(mut self) -> Result<()> {
         if self.json && !self.results.is_empty() {
-            let v = if self.results.len() == 1 {
-                self.results.remove(0)
-            } else {
-                serde_json::Value::Array(std::mem::take(&mut self.results))
-            };
-            serde_json::to_writer_pretty(&mut self.out, &v)?;
-            writeln!(self.out)?;
+            let doc = json_document(std::mem::take(&mut self.results));
+            self.out.write_all(doc.as_bytes())?;
         }
         self.out.flush()?;
         Ok(())
     }
+}
+
+/// The JSON output of reports: one object, or an array of several, pretty, with a final
+/// newline (what `--json` prints, and what the web API answers).
+pub fn json_document(mut results: Vec<serde_json::Value>) -> String {
+    let v = if results.len() == 1 {
+        results.remove(0)
+    } else {
+        serde_json::Value::Array(results)
+    };
+    let mut s = serde_json::to_string_pretty(&v).expect("a JSON value always prints");
+    s.push('\n');
+    s
 }
 
 /// Answers every problem in turn with `answer`, printing each report with `text` (or as

@@ -37,6 +37,20 @@ impl Setup {
         }
     }
 
+    /// The game a problem is played under: its board, rocks (its `#` clues), fleet, rules
+    /// and sinking rule; its shots and other clues are not part of it.
+    pub fn of(spec: &ProblemSpec) -> Setup {
+        Setup {
+            dims: spec.dims,
+            rocks: (0..spec.dims.cells())
+                .filter(|&c| spec.clue(c) == Some(Clue::Blocked))
+                .collect(),
+            fleet: spec.fleet.clone(),
+            rules: spec.rules,
+            sinking: spec.observations.sinking,
+        }
+    }
+
     /// The empty board of this game as a problem (no shots yet).
     pub fn empty(&self) -> ProblemSpec {
         let mut spec = ProblemSpec::empty(self.dims, self.fleet.clone(), self.rules);

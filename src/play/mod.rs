@@ -9,6 +9,7 @@
 //! - [`simulate`] plays many games on every core, reproducibly from a seed, and gives a
 //!   [`Summary`] of the shots they took; [`play_match`] pits two sides against each other on
 //!   paired boards.
+//! - [`Versus`] is a person against the computer, a shot each in turn.
 //! - [`accuracy`] is seed 000's evaluation: how often the likeliest cells of an exact or a
 //!   sampled heat map hold a ship, turn by turn.
 //!
@@ -39,6 +40,7 @@ mod matches;
 mod placer;
 mod shooter;
 mod simulate;
+mod versus;
 
 pub use accuracy::{Accuracy, AccuracyTable, Boards, Estimator, Turn, accuracy, catalogue};
 pub use game::{Game, Setup};
@@ -46,3 +48,4 @@ pub use matches::{MatchSummary, Side, play_match};
 pub use placer::{Placer, PlacerKind, empty_board};
 pub use shooter::{Shooter, ShooterKind};
 pub use simulate::{Played, Simulation, Summary, play, simulate};
+pub use versus::{Versus, Winner};

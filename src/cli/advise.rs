@@ -1,0 +1,233 @@
+//! `broadside advise`: a prompt for someone playing elsewhere. They type what their shots
+//! reported, and after each line see the exact heat map and where to fire next.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use broadside::answer::{self, ProbsReport};
+use broadside::format::text;
+use broadside::observe::parse_shot;
+use broadside::{CountOptions, Engine, ProblemSpec};
+
+use super::args::{ColorChoice, Input, TimeLimit};
+use super::play::SetupOptions;
+use super::usage;
+
+/// The options of `advise`.
+#[derive(Args)]
+pub struct AdviseArgs {
+    /// A game record to start from, its shots included; instead of --size, --fleet, --rules
+    /// and --sinking.
+    file: Option<String>,
+    #[command(flatten)]
+    options: SetupOptions,
+    /// The engine: auto, enum, sat or dp.
+    #[arg(long, default_value = "auto")]
+    engine: Engine,
+    #[command(flatten)]
+    limit: TimeLimit,
+    /// Colour the heat map: auto (a terminal without NO_COLOR), always or never.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+const HELP: &str = "\
+Type what each shot reported, one per line:
+  B5 miss          no ship at B5
+  C5 hit           a ship at C5, not sunk
+  D5 sunk 3        a hit that sank a ship of type 3 (its name, or a straight ship's length)
+  D5 sunk 3 D3 D4 D5   the same, the sunk ship's cells shown (sinking: revealed)
+  E2 sonar 3       a sonar ping: the nearest ship cell is 3 away
+and: undo (take back the last shot), save FILE (write the game record), show (the map
+again), help, quit. A line that cannot be true is refused and changes nothing.";
+
+/// The position and how to answer it.
+struct Advisor {
+    spec: ProblemSpec,
+    engine: Engine,
+    opts: CountOptions,
+    colour: bool,
+}
+
+impl Advisor {
+    /// Prints the heat map and the best shot of the position; an error when no layout fits,
+    /// saying why, and the position is then not a possible one.
+    fn analyse(&self, out: &mut dyn Write) -> Result<std::result::Result<(), String>> {
+        let p = match answer::build(self.spec.clone()) {
+            Ok(p) => p,
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        let shots = self.spec.observations.shots.len();
+        match answer::probs(&p, self.engine, &self.opts)? {
+            ProbsReport::NoLayout(no) => {
+                let mut why = vec!["no layout is consistent with these shots".to_string()];
+                why.extend(no.why());
+                Ok(Err(why.join("\n  ")))
+            }
+            ProbsReport::NoMap(no) => {
+                writeln!(out, "after {shots} shots: no heat map: {}", no.reason)?;
+                Ok(Ok(()))
+            }
+            ProbsReport::Map(h) => {
+                let best = h.best(p.dims());
+                writeln!(
+                    out,
+                    "after {shots} shot{}: {} layouts [{} engine]{}",
+                    if shots == 1 { "" } else { "s" },
+                    h.layouts,
+                    h.engine,
+                    if h.complete {
+                        ""
+                    } else {
+                        " (partial: the time limit ran out; lower bounds)"
+                    }
+                )?;
+                write!(out, "{}", h.map.render_text(self.colour))?;
+                match (best.cells.first(), best.probability) {
+                    (Some(_), Some(prob)) => {
+                        let names: Vec<&str> = best.cells.iter().map(|c| c.cell.as_str()).collect();
+                        writeln!(
+                            out,
+                            "best: {} (probability {prob:.4}, {} of {} layouts)",
+                            names.join(" "),
+                            best.cells[0].count,
+                            best.layouts
+                        )?;
+                    }
+                    (None, Some(_)) => writeln!(out, "best: no open cell can hold a ship")?,
+                    _ => writeln!(out, "best: not known (the count is partial)")?,
+                }
+                Ok(Ok(()))
+            }
+        }
+    }
+
+    /// Acts on one line; false to stop.
+    fn line(&mut self, line: &str, out: &mut dyn Write) -> Result<bool> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(first) = words.first() else {
+            return Ok(true);
+        };
+        match first.to_ascii_lowercase().as_str() {
+            "quit" | "exit" | "q" => return Ok(false),
+            "help" | "?" => writeln!(out, "{HELP}")?,
+            "show" => self.show(out)?,
+            "undo" => match self.spec.observations.shots.pop() {
+                None => writeln!(out, "nothing to undo")?,
+                Some(shot) => {
+                    let d = self.spec.dims;
+                    writeln!(out, "took back {}", d.cell_name(shot.cell))?;
+                    self.show(out)?;
+                }
+            },
+            "save" => {
+                let path = line.trim()[first.len()..].trim();
+                if path.is_empty() {
+                    writeln!(out, "save what file? (save FILE)")?;
+                } else {
+                    match std::fs::write(path, text::print(&self.spec)) {
+                        Ok(()) => writeln!(
+                            out,
+                            "saved {} shots to {path}",
+                            self.spec.observations.shots.len()
+                        )?,
+                        Err(e) => writeln!(out, "could not save {path}: {e}")?,
+                    }
+                }
+            }
+            _ => self.shot(line, out)?,
+        }
+        Ok(true)
+    }
+
+    fn show(&self, out: &mut dyn Write) -> Result<()> {
+        if let Err(why) = self.analyse(out)? {
+            writeln!(out, "{why}")?;
+        }
+        Ok(())
+    }
+
+    /// Records a shot line, or refuses it and says why.
+    fn shot(&mut self, line: &str, out: &mut dyn Write) -> Result<()> {
+        let shot = match parse_shot(self.spec.dims, &self.spec.fleet, line) {
+            Ok(shot) => shot,
+            Err(e) => {
+                writeln!(
+                    out,
+                    "refused {:?}: {e} (type help for the forms)",
+                    line.trim()
+                )?;
+                return Ok(());
+            }
+        };
+        self.spec.observations.shots.push(shot);
+        if let Err(why) = self.analyse(out)? {
+            self.spec.observations.shots.pop();
+            writeln!(out, "refused {:?}: {why}", line.trim())?;
+        }
+        Ok(())
+    }
+}
+
+pub fn advise(args: &AdviseArgs) -> Result<bool> {
+    let spec = match &args.file {
+        Some(_) if args.options.any() => {
+            return Err(usage(
+                "a game record gives the board, fleet, rules and sinking: give it or the options, not both",
+            ));
+        }
+        Some(file) => Input {
+            file: Some(file.clone()),
+            size: None,
+            fleet: None,
+            rules: None,
+        }
+        .single()?,
+        None => args.options.setup()?.empty(),
+    };
+    // The starting position must be a possible one, and well formed.
+    answer::build(spec.clone())?;
+    let mut advisor = Advisor {
+        spec,
+        engine: args.engine,
+        opts: CountOptions {
+            time_limit: args.limit.duration()?,
+            parallel: true,
+            ..CountOptions::default()
+        },
+        colour: args.color.enabled(),
+    };
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut out = std::io::stdout().lock();
+    if interactive {
+        writeln!(out, "{HELP}\n")?;
+    }
+    if let Err(why) = advisor.analyse(&mut out)? {
+        writeln!(out, "{why}")?;
+        return Ok(false);
+    }
+    let mut input = stdin.lock();
+    let mut line = String::new();
+    loop {
+        if interactive {
+            write!(out, "> ")?;
+        }
+        out.flush().context("writing to standard output")?;
+        line.clear();
+        if input
+            .read_line(&mut line)
+            .context("reading standard input")?
+            == 0
+        {
+            break;
+        }
+        if !advisor.line(&line, &mut out)? {
+            break;
+        }
+    }
+    out.flush().context("writing to standard output")?;
+    Ok(true)
+}

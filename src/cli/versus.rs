@@ -1,0 +1,277 @@
+//! `broadside play`: a person against the computer in the terminal. Both boards are shown;
+//! the person types cells, the computer answers with its shooter, and the game record is
+//! written after every turn, so that neither the end of the game, end of input nor Ctrl-C
+//! loses it.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use broadside::answer::{self, ProbsReport};
+use broadside::observe::{Shot, ShotResult, print_shot};
+use broadside::play::{Game, PlacerKind, ShooterKind, Versus};
+use broadside::{CountOptions, Engine};
+
+use super::args::ColorChoice;
+use super::play::GameArgs;
+
+/// The options of `play`.
+#[derive(Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// How the computer fires: any shooter of `simulate` (greedy is the exact one).
+    #[arg(long, default_value = "greedy")]
+    shooter: ShooterKind,
+    /// How the computer hides its fleet: any placer of `simulate`.
+    #[arg(long, default_value = "uniform")]
+    placer: PlacerKind,
+    /// How your fleet is placed: uniform (at random for you), or file:PATH for your own layout
+    /// (the first of the file's solutions or layouts).
+    #[arg(long, default_value = "uniform")]
+    my_placer: PlacerKind,
+    /// The seed of both fleets and the computer's choices (by default one from the clock,
+    /// written in the record).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// After each of the computer's shots, show its exact heat map of your board.
+    #[arg(long)]
+    show_heat: bool,
+    /// Where the game record is written, after every turn.
+    #[arg(long, value_name = "FILE", default_value = "broadside-game.txt")]
+    save: PathBuf,
+    /// Colour: auto (a terminal without NO_COLOR), always or never.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+/// What a shot reported, as the record writes it after the cell.
+fn reported(game: &Game, cell: usize, result: &ShotResult) -> String {
+    let setup = game.setup();
+    let line = print_shot(
+        setup.dims,
+        &setup.fleet,
+        &Shot {
+            cell,
+            result: result.clone(),
+        },
+    );
+    let name = setup.dims.cell_name(cell);
+    format!("{name}: {}", line[name.len()..].trim())
+}
+
+/// The rows of one board: the person's own shows its ships; the computer's only the shots
+/// (and its ships once `reveal`).
+fn board(game: &Game, show_ships: bool, colour: bool) -> Vec<String> {
+    let d = game.setup().dims;
+    let mut ship = vec![false; d.cells()];
+    for c in game.layout().cells() {
+        ship[c] = true;
+    }
+    let paint = |s: &str, code: &str| {
+        if colour {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
+    let mut rows = vec![format!(
+        "    {}",
+        (0..d.width)
+            .map(|c| format!("{:>2}", broadside::geom::column_name(c)))
+            .collect::<String>()
+    )];
+    for r in 0..d.height {
+        let mut row = format!("{:>3} ", r + 1);
+        for c in 0..d.width {
+            let cell = d.index(r, c);
+            row.push(' ');
+            row.push_str(&match (game.fired(cell), ship[cell]) {
+                (true, true) => paint("X", "1;31"),
+                (true, false) => paint("o", "34"),
+                (false, true) if show_ships => paint("#", "37"),
+                _ => ".".to_string(),
+            });
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// Both boards side by side.
+fn print_boards(out: &mut dyn Write, v: &Versus, colour: bool) -> Result<()> {
+    let over = v.winner().is_some();
+    let yours = board(v.yours(), true, colour);
+    let theirs = board(v.theirs(), over, colour);
+    let left = format!("Your fleet ({} shots at it)", v.yours().shots().len());
+    // Colour codes take no room on screen: pad by the visible width.
+    let visible = 4 + 2 * v.yours().setup().dims.width;
+    let width = visible.max(left.chars().count()) + 4;
+    writeln!(
+        out,
+        "\n{left:<width$}The computer's fleet ({} shots)",
+        v.theirs().shots().len()
+    )?;
+    for (a, b) in yours.iter().zip(&theirs) {
+        writeln!(out, "{a}{}{b}", " ".repeat(width - visible))?;
+    }
+    writeln!(out, "X hit, o miss, # your ships")?;
+    Ok(())
+}
+
+/// Writes the record whole, by a rename, so that an interrupted write never leaves half a
+/// record behind.
+fn save(path: &Path, v: &Versus, reveal: bool) -> Result<()> {
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, v.record(reveal)).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// The message Ctrl-C prints before the program stops; the record is already written.
+#[cfg(unix)]
+static INTERRUPTED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: libc::c_int) {
+    if let Some(msg) = INTERRUPTED.get() {
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer lives for ever.
+        unsafe {
+            libc::write(2, msg.as_ptr().cast(), msg.len());
+        }
+    }
+    // SAFETY: as above.
+    unsafe { libc::_exit(130) }
+}
+
+/// On Ctrl-C, say where the record is and stop (it was written after the last turn).
+fn on_ctrl_c(path: &Path) {
+    #[cfg(unix)]
+    {
+        let _ = INTERRUPTED.set(
+            format!(
+                "\ninterrupted: the game record is saved in {}\n",
+                path.display()
+            )
+            .into_bytes(),
+        );
+        // SAFETY: installs a handler that only calls async-signal-safe functions.
+        unsafe {
+            libc::signal(
+                libc::SIGINT,
+                on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+pub fn play(args: &PlayArgs) -> Result<bool> {
+    let setup = args.game.setup()?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut v = Versus::new(&setup, &args.placer, args.shooter, &args.my_placer, seed)?;
+    let colour = args.color.enabled();
+    let d = setup.dims;
+    save(&args.save, &v, false)?;
+    on_ctrl_c(&args.save);
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "You against the computer ({} shooter, seed {seed}) on {d}, fleet {}, {}, sinking {}.\n\
+         Fire by typing a cell (e.g. B5); quit to stop. The record is kept in {}.",
+        args.shooter,
+        setup.fleet.describe(),
+        setup.rules,
+        setup.sinking,
+        args.save.display()
+    )?;
+    let mut input = stdin.lock();
+    let mut line = String::new();
+    while v.winner().is_none() {
+        print_boards(&mut out, &v, colour)?;
+        write!(out, "your shot> ")?;
+        out.flush().context("writing to standard output")?;
+        line.clear();
+        if input
+            .read_line(&mut line)
+            .context("reading standard input")?
+            == 0
+        {
+            writeln!(out)?;
+            break;
+        }
+        if !interactive {
+            // Echo piped input, so that a transcript reads like a game.
+            write!(out, "{line}")?;
+        }
+        let word = line.trim();
+        if word.is_empty() {
+            continue;
+        }
+        if matches!(word.to_ascii_lowercase().as_str(), "quit" | "exit" | "q") {
+            break;
+        }
+        let cell = match d.parse_cell(word) {
+            Ok(cell) => cell,
+            Err(e) => {
+                writeln!(out, "not a cell: {e}")?;
+                continue;
+            }
+        };
+        let result = match v.fire(cell) {
+            Ok(result) => result,
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                continue;
+            }
+        };
+        writeln!(out, "you fire at {}", reported(v.theirs(), cell, &result))?;
+        if let Some((cell, result)) = v.reply() {
+            writeln!(
+                out,
+                "the computer fires at {}",
+                reported(v.yours(), cell, &result)
+            )?;
+            if args.show_heat && v.winner().is_none() {
+                show_heat(&mut out, v.yours(), colour)?;
+            }
+        }
+        save(&args.save, &v, false)?;
+    }
+    save(&args.save, &v, true)?;
+    print_boards(&mut out, &v, colour)?;
+    match v.winner() {
+        Some(w) => writeln!(out, "{}", w.says())?,
+        None => writeln!(out, "game stopped")?,
+    }
+    writeln!(out, "the game record is saved in {}", args.save.display())?;
+    out.flush().context("writing to standard output")?;
+    Ok(true)
+}
+
+/// The computer's exact heat map of the person's board.
+fn show_heat(out: &mut dyn Write, game: &Game, colour: bool) -> Result<()> {
+    let p = answer::build(game.record())?;
+    let opts = CountOptions {
+        parallel: true,
+        ..CountOptions::default()
+    };
+    if let ProbsReport::Map(h) = answer::probs(&p, Engine::Auto, &opts)? {
+        writeln!(
+            out,
+            "the computer's heat map of your board ({} layouts):",
+            h.layouts
+        )?;
+        write!(out, "{}", h.map.render_text(colour))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,354 @@
+//! The web page in a real browser: headless Chromium, driven through WebDriver
+//! (chromedriver), clicks through a recorded 10x10 game and checks at every state that the
+//! numbers on the page are `broadside probs` for the page's record, integer for integer. It
+//! also measures how long a click takes to reach the screen, and plays a match.
+//!
+//! It needs Debian's `chromium` and `chromium-driver` (`apt-get install chromium
+//! chromium-driver`); where they are absent it says it was skipped. `.ci/run` runs it in
+//! release mode: `cargo test --release --test browser -- --include-ignored --nocapture`.
+
+#[path = "support/http.rs"]
+mod http;
+#[path = "support/server.rs"]
+mod server;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use server::Server;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// A WebDriver session in headless Chromium.
+struct Browser {
+    driver: Child,
+    addr: String,
+    session: String,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let addr = format!("127.0.0.1:{port}");
+        let start = Instant::now();
+        while http::request(&addr, "GET", "/status", None).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "chromedriver never answered"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let profile =
+            std::env::temp_dir().join(format!("broadside-chromium-{}", std::process::id()));
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                         "--no-first-run", "--disable-background-networking",
+                         "--disable-component-update", "--disable-sync",
+                         "--disable-dev-shm-usage", "--window-size=1200,1100",
+                         format!("--user-data-dir={}", profile.display())]
+            }
+        }}});
+        let mut b = Browser {
+            driver,
+            addr,
+            session: String::new(),
+        };
+        let v = b.call("POST", "/session", Some(caps));
+        b.session = v["sessionId"].as_str().expect("a session").to_string();
+        b
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let body = body.map(|b| b.to_string());
+        let r = http::request(&self.addr, method, path, body.as_deref().map(str::as_bytes))
+            .expect("chromedriver answers");
+        let v: Value = serde_json::from_str(&r.body).expect("WebDriver JSON");
+        assert!(r.status == 200, "{method} {path}: {}", r.body);
+        v["value"].clone()
+    }
+
+    fn go(&self, url: &str) {
+        self.call(
+            "POST",
+            &format!("/session/{}/url", self.session),
+            Some(json!({"url": url})),
+        );
+    }
+
+    fn run(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            &format!("/session/{}/execute/sync", self.session),
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    /// A real click, as a person's, on the element `css` selects.
+    fn click(&self, css: &str) {
+        let e = self.call(
+            "POST",
+            &format!("/session/{}/element", self.session),
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = e
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .expect("an element");
+        self.call(
+            "POST",
+            &format!("/session/{}/element/{id}/click", self.session),
+            Some(json!({})),
+        );
+    }
+
+    /// Waits until the page has drawn its last answer.
+    fn settle(&self) {
+        let start = Instant::now();
+        loop {
+            let idle = self.run(
+                "return !!window.broadside && !window.broadside.busy \
+                 && document.getElementById('layouts').dataset.layouts !== undefined",
+            );
+            if idle == json!(true) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the page never settled"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn screenshot(&self, path: &Path) {
+        let v = self.call(
+            "GET",
+            &format!("/session/{}/screenshot", self.session),
+            None,
+        );
+        std::fs::write(path, base64(v.as_str().expect("base64"))).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = http::request(
+                &self.addr,
+                "DELETE",
+                &format!("/session/{}", self.session),
+                None,
+            );
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+fn base64(s: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(value)
+        .collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | (d as u32) << (18 - 6 * i));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
+
+/// `broadside probs --json` of a record.
+fn cli_probs(record: &str) -> Value {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_broadside"))
+        .args(["probs", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(record.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    serde_json::from_slice(&out.stdout).expect("probs --json")
+}
+
+/// The page's record, count and per-cell counts equal the CLI's for that record.
+fn page_equals_cli(b: &Browser) -> usize {
+    let page = b.run(
+        "const cells = [...document.querySelectorAll('#board td')];\
+         return {record: window.broadside.record(),\
+                 layouts: document.getElementById('layouts').dataset.layouts,\
+                 counts: cells.map((td) => [td.dataset.cell, td.dataset.count])};",
+    );
+    let record = page["record"].as_str().unwrap();
+    let want = cli_probs(record);
+    assert_eq!(
+        page["layouts"].as_str().unwrap(),
+        want["layouts"].to_string(),
+        "{record}"
+    );
+    let width = want["counts"][0].as_array().unwrap().len();
+    let cells = page["counts"].as_array().unwrap();
+    assert_eq!(
+        cells.len(),
+        width * want["counts"].as_array().unwrap().len()
+    );
+    for (i, cell) in cells.iter().enumerate() {
+        assert_eq!(
+            cell[1].as_str().unwrap(),
+            want["counts"][i / width][i % width].to_string(),
+            "cell {} of\n{record}",
+            cell[0]
+        );
+    }
+    record
+        .lines()
+        .skip_while(|l| *l != "shots:")
+        .skip(1)
+        .count()
+}
+
+#[test]
+#[ignore = "drives headless Chromium; .ci/run runs it in release mode"]
+fn the_page_shows_the_cli_s_numbers_in_a_real_browser() {
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        eprintln!(
+            "SKIPPED the browser test: {CHROMIUM} and {CHROMEDRIVER} are needed \
+             (apt-get install chromium chromium-driver)"
+        );
+        return;
+    }
+    let server = Server::start(&[]);
+    let b = Browser::start();
+    b.go(&format!("http://{}/", server.addr));
+    b.settle();
+    assert_eq!(page_equals_cli(&b), 0);
+    let opening = b.run("return document.getElementById('layouts').textContent");
+    assert!(
+        opening
+            .as_str()
+            .unwrap()
+            .starts_with("15,046,987,768 layouts"),
+        "{opening}"
+    );
+
+    // A recorded game of the standard board, clicked shot by shot.
+    let game = std::fs::read_to_string("puzzles/game/standard-game.txt").unwrap();
+    let shots: Vec<&str> = game
+        .lines()
+        .skip_while(|l| *l != "shots:")
+        .skip(1)
+        .take_while(|l| *l != "solution:")
+        .collect();
+    assert_eq!(shots.len(), 63);
+    for (i, line) in shots.iter().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        b.click(&format!("input[name=mark][value={}]", words[1]));
+        if words[1] == "sunk" {
+            b.click(&format!("#ship option[value='{}']", words[2]));
+        }
+        b.click(&format!("#board-{}", words[0]));
+        b.settle();
+        assert_eq!(page_equals_cli(&b), i + 1, "after {line}");
+    }
+    let timings: Vec<f64> = b
+        .run("return window.broadside.timings")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_f64().unwrap())
+        .collect();
+    assert_eq!(timings.len(), 63);
+    let mut sorted = timings.clone();
+    sorted.sort_by(f64::total_cmp);
+    let p95 = sorted[(sorted.len() * 95).div_ceil(100) - 1];
+    eprintln!(
+        "click to screen over the 63 states of puzzles/game/standard-game.txt: median {:.0} ms, \
+         p95 {:.0} ms, max {:.0} ms, {} over 100 ms; by shot: {:?}",
+        sorted[sorted.len() / 2],
+        p95,
+        sorted[sorted.len() - 1],
+        timings.iter().filter(|&&t| t > 100.0).count(),
+        timings.iter().map(|t| t.round() as u64).collect::<Vec<_>>()
+    );
+    b.screenshot(Path::new("target/browser-e2e.png"));
+
+    // Every ship is sunk: a further hit cannot be true, and the page refuses it.
+    let open = (1..=10)
+        .flat_map(|r| ('A'..='J').map(move |c| format!("{c}{r}")))
+        .find(|cell| {
+            !shots
+                .iter()
+                .any(|l| l.split_whitespace().next() == Some(cell))
+        })
+        .expect("an open cell");
+    b.click("input[name=mark][value=hit]");
+    b.click(&format!("#board-{open}"));
+    b.settle();
+    let error = b.run("return document.getElementById('error').textContent");
+    assert!(
+        error
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("refused {open} hit")),
+        "{error}"
+    );
+    assert_eq!(page_equals_cli(&b), 63);
+    // Undo takes the last shot back.
+    b.click("#undo");
+    b.settle();
+    assert_eq!(page_equals_cli(&b), 62);
+
+    // A match against the computer: its shots land on your board.
+    b.click("#shooter option[value='random']");
+    b.click("#play");
+    b.settle();
+    for cell in ["A1", "B2", "C3"] {
+        b.click(&format!("#board-{cell}"));
+        b.settle();
+    }
+    let marks = b.run(
+        "return [...document.querySelectorAll('#own td')].filter((td) => td.textContent).length",
+    );
+    assert_eq!(marks, json!(3));
+    let message = b.run("return document.getElementById('message').textContent");
+    assert!(
+        message.as_str().unwrap().starts_with("You: C3 "),
+        "{message}"
+    );
+    assert_eq!(page_equals_cli(&b), 3);
+}

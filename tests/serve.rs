@@ -1,0 +1,331 @@
+//! `broadside serve`: the JSON API answers what the CLI prints, refuses bad requests with the
+//! CLI's words, and keeps serving under load and after errors.
+
+#[path = "support/http.rs"]
+mod http;
+#[path = "support/server.rs"]
+mod server;
+
+use std::process::Command;
+
+use http::request;
+use server::Server;
+
+fn cli(args: &[&str], stdin: Option<&str>) -> (String, String, i32) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_broadside"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("broadside runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().expect("broadside ends");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A report without the engine that answered: under `auto` that depends on timing, while every
+/// number must be the same.
+fn numbers(json: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    if let Some(o) = v.as_object_mut() {
+        assert!(o.remove("engine").is_some(), "{json}");
+    }
+    v
+}
+
+fn game_files() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir("puzzles/game")
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5);
+    files
+}
+
+#[test]
+fn probs_and_best_answer_what_the_cli_prints() {
+    let server = Server::start(&[]);
+    for file in game_files() {
+        let body = std::fs::read(&file).unwrap();
+        for endpoint in ["probs", "best"] {
+            let (want, _, _) = cli(&[endpoint, &file, "--json"], None);
+            let r = request(
+                &server.addr,
+                "POST",
+                &format!("/api/{endpoint}"),
+                Some(&body),
+            )
+            .unwrap();
+            assert_eq!(r.status, 200, "{file}: {}", r.body);
+            assert_eq!(r.header("content-type"), Some("application/json"));
+            assert!(numbers(&r.body) == numbers(&want), "{endpoint} of {file}");
+        }
+        // The same record as JSON answers the same.
+        let (json, _, code) = cli(&["convert", &file, "--to", "json"], None);
+        assert_eq!(code, 0);
+        let (want, _, _) = cli(&["probs", &file, "--json"], None);
+        let r = request(&server.addr, "POST", "/api/probs", Some(json.as_bytes())).unwrap();
+        assert!(numbers(&r.body) == numbers(&want), "{file} as JSON");
+    }
+    // An engine asked for by name answers as that engine does in the CLI.
+    let file = "puzzles/game/kancko-5x5.txt";
+    let (want, _, _) = cli(&["probs", file, "--json", "--engine", "sat"], None);
+    let body = std::fs::read(file).unwrap();
+    let r = request(&server.addr, "POST", "/api/probs?engine=sat", Some(&body)).unwrap();
+    assert_eq!(r.body, want);
+    assert!(r.body.contains("\"engine\": \"sat\""));
+}
+
+#[test]
+fn a_record_no_layout_fits_answers_as_the_cli_does() {
+    let server = Server::start(&[]);
+    let record = "size: 3x3\nfleet: 2\nrules: touch\nsinking: announced\nshots:\nA1 miss\nB1 sunk 2\nC1 miss\nB2 miss\n";
+    let (want, _, code) = cli(&["probs", "-", "--json"], Some(record));
+    assert_eq!(code, 1);
+    let r = request(&server.addr, "POST", "/api/probs", Some(record.as_bytes())).unwrap();
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body, want);
+    assert!(r.body.contains("\"culprits\""));
+}
+
+#[test]
+fn malformed_records_are_400_with_the_cli_error_text() {
+    let server = Server::start(&[]);
+    let cases = [
+        "size: 5x5\nfleet: 3 2\nshots:\nZ9 miss\n",
+        "size: 5x5\nfleet: 3 2\nshots:\nA1 miss\nA1 hit\n",
+        "size: 5x5\nflet: 3 2\n",
+        "{\"width\": 5, \"height\": ",
+        "",
+    ];
+    for record in cases {
+        let (_, err, code) = cli(&["probs", "-", "--json"], Some(record));
+        assert_eq!(code, 2, "{record:?}");
+        let want = err
+            .trim_end()
+            .strip_prefix("broadside: ")
+            .unwrap()
+            .replace("<stdin>", "<request>");
+        let r = request(&server.addr, "POST", "/api/probs", Some(record.as_bytes())).unwrap();
+        assert_eq!(r.status, 400, "{record:?}: {}", r.body);
+        assert_eq!(r.body.trim_end(), want, "{record:?}");
+    }
+    for bad in ["engine=fast", "time_limit=-1", "time_limit=soon"] {
+        let r = request(
+            &server.addr,
+            "POST",
+            &format!("/api/probs?{bad}"),
+            Some(b"size: 3x3\nfleet: 2\n"),
+        )
+        .unwrap();
+        assert_eq!(r.status, 400, "{bad}");
+    }
+    let r = request(
+        &server.addr,
+        "POST",
+        "/api/probs",
+        Some(&[0xff, 0xfe, 0x00]),
+    )
+    .unwrap();
+    assert_eq!(r.status, 400);
+}
+
+#[test]
+fn oversize_bodies_are_refused_and_the_server_goes_on() {
+    let mut server = Server::start(&[]);
+    let big = vec![b'#'; (1 << 20) + 10];
+    let r = request(&server.addr, "POST", "/api/probs", Some(&big)).unwrap();
+    assert_eq!(r.status, 413);
+    assert!(server.running());
+    let r = request(
+        &server.addr,
+        "POST",
+        "/api/probs",
+        Some(b"size: 3x3\nfleet: 2\n"),
+    )
+    .unwrap();
+    assert_eq!(r.status, 200);
+}
+
+#[test]
+fn a_long_count_answers_within_the_time_limit_marked_partial() {
+    let server = Server::start(&["--time-limit", "0.3"]);
+    let record = "size: 12x12\nfleet: 1x4 2x3 3x2 4x1\nrules: no-touch\n";
+    let start = std::time::Instant::now();
+    let r = request(&server.addr, "POST", "/api/probs", Some(record.as_bytes())).unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("\"complete\": false"), "{}", r.body);
+    assert!(start.elapsed().as_secs_f64() < 20.0);
+    // A request may ask for less, never more.
+    let r = request(
+        &server.addr,
+        "POST",
+        "/api/best?time_limit=0.05",
+        Some(record.as_bytes()),
+    )
+    .unwrap();
+    assert!(r.body.contains("\"complete\": false"), "{}", r.body);
+}
+
+#[test]
+fn two_hundred_concurrent_requests_all_answer() {
+    let server = Server::start(&[]);
+    let files = game_files();
+    let wants: Vec<(Vec<u8>, String)> = files
+        .iter()
+        .map(|f| {
+            let (want, _, _) = cli(&["probs", f, "--json"], None);
+            (std::fs::read(f).unwrap(), want)
+        })
+        .collect();
+    let wants = std::sync::Arc::new(wants);
+    let threads: Vec<_> = (0..200)
+        .map(|i| {
+            let (addr, wants) = (server.addr.clone(), wants.clone());
+            std::thread::spawn(move || {
+                let (body, want) = &wants[i % wants.len()];
+                let r = request(&addr, "POST", "/api/probs", Some(body)).expect("an answer");
+                assert_eq!(r.status, 200);
+                assert!(numbers(&r.body) == numbers(want), "request {i}");
+            })
+        })
+        .collect();
+    let failed = threads.into_iter().filter_map(|t| t.join().err()).count();
+    assert_eq!(failed, 0, "{failed} of 200 requests failed");
+}
+
+#[test]
+fn the_page_and_unknown_routes() {
+    let server = Server::start(&[]);
+    let r = request(&server.addr, "GET", "/", None).unwrap();
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").unwrap().starts_with("text/html"));
+    assert!(r.body.contains("<title>broadside"));
+    // Every asset is in the page: nothing is fetched from elsewhere.
+    assert!(!r.body.contains("http://") && !r.body.contains("https://"));
+    assert_eq!(
+        request(&server.addr, "GET", "/nothing", None)
+            .unwrap()
+            .status,
+        404
+    );
+    assert_eq!(
+        request(&server.addr, "GET", "/api/probs", None)
+            .unwrap()
+            .status,
+        405
+    );
+    assert_eq!(
+        request(&server.addr, "DELETE", "/", None).unwrap().status,
+        405
+    );
+}
+
+#[test]
+fn the_svg_is_the_cli_s() {
+    let server = Server::start(&[]);
+    let file = "puzzles/game/kancko-5x5.txt";
+    let dir = std::env::temp_dir().join(format!("broadside-serve-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("map.svg");
+    cli(&["probs", file, "--svg", path.to_str().unwrap()], None);
+    let want = std::fs::read_to_string(&path).unwrap();
+    let r = request(
+        &server.addr,
+        "POST",
+        "/api/svg",
+        Some(&std::fs::read(file).unwrap()),
+    )
+    .unwrap();
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("image/svg+xml"));
+    assert_eq!(r.body, want);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_match_against_the_computer_plays_to_the_end() {
+    let server = Server::start(&[]);
+    let game = "size: 5x5\nfleet: 3 2\nrules: no-touch\nsinking: announced\n";
+    let r = request(
+        &server.addr,
+        "POST",
+        "/api/match?seed=4&shooter=hunt-target",
+        Some(game.as_bytes()),
+    )
+    .unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let state: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    let id = state["id"].as_str().unwrap().to_string();
+    let yours = state["yours"].as_array().unwrap();
+    assert_eq!(yours.len(), 5);
+    let ship_cells: usize = yours
+        .iter()
+        .map(|row| row.as_str().unwrap().chars().filter(|&c| c != '.').count())
+        .sum();
+    assert_eq!(ship_cells, 5);
+    // The computer's fleet stays hidden until the end.
+    assert!(state["theirs"].is_null());
+    assert_eq!(
+        state["record"]
+            .as_str()
+            .unwrap()
+            .matches("solution:")
+            .count(),
+        1
+    );
+    let mut last = state;
+    let mut fired = 0;
+    'outer: for row in 1..=5 {
+        for col in ["A", "B", "C", "D", "E"] {
+            let r = request(
+                &server.addr,
+                "POST",
+                &format!("/api/match/fire?id={id}&cell={col}{row}"),
+                None,
+            )
+            .unwrap();
+            assert_eq!(r.status, 200, "{}", r.body);
+            fired += 1;
+            last = serde_json::from_str(&r.body).unwrap();
+            assert!(
+                last["you"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("{col}{row} "))
+            );
+            if !last["winner"].is_null() {
+                break 'outer;
+            }
+        }
+    }
+    assert!(!last["winner"].is_null(), "the game ends within 25 shots");
+    assert!(fired <= 25);
+    let again = request(
+        &server.addr,
+        "POST",
+        &format!("/api/match/fire?id={id}&cell=A1"),
+        None,
+    )
+    .unwrap();
+    assert_eq!(again.status, 409);
+    // The record reads back: both boards, both fleets, every shot.
+    let record = last["record"].as_str().unwrap();
+    assert_eq!(record.matches("solution:").count(), 2);
+    let (out, err, _) = cli(&["count", "-"], Some(record));
+    assert!(err.is_empty(), "{err}");
+    assert!(out.contains("your-shots: 1 solution (unique)"), "{out}");
+    assert!(out.contains("computer-shots: "), "{out}");
+    let r = request(&server.addr, "POST", "/api/match/fire?id=999&cell=A1", None).unwrap();
+    assert_eq!(r.status, 404);
+}
