@@ -104,12 +104,30 @@ impl ProbsReport {
     pub fn answered(&self) -> bool {
         matches!(self, ProbsReport::Map(_))
     }
+
+    /// Whether the answer is exact (a complete map, or no layout), not cut short by a limit.
+    pub fn exact(&self) -> bool {
+        match self {
+            ProbsReport::Map(h) => h.complete,
+            ProbsReport::NoLayout(_) => true,
+            ProbsReport::NoMap(_) => false,
+        }
+    }
 }
 
 impl BestReport {
     /// Whether the answer is a yes: a complete count named the best cells.
     pub fn answered(&self) -> bool {
         matches!(self, BestReport::Best(b) if b.complete)
+    }
+
+    /// Whether the answer is exact (a complete count, or no layout), not cut short by a limit.
+    pub fn exact(&self) -> bool {
+        match self {
+            BestReport::Best(b) => b.complete,
+            BestReport::NoLayout(_) => true,
+            BestReport::NoMap(_) => false,
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! `broadside advise`: a prompt for someone playing elsewhere. They type what their shots
 //! reported, and after each line see the exact heat map and where to fire next.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -13,6 +13,7 @@ use broadside::{CountOptions, Engine, ProblemSpec};
 
 use super::args::{ColorChoice, Input, TimeLimit};
 use super::play::SetupOptions;
+use super::report::ask;
 use super::usage;
 
 /// The options of `advise`.
@@ -211,19 +212,8 @@ pub fn advise(args: &AdviseArgs) -> Result<bool> {
     }
     let mut input = stdin.lock();
     let mut line = String::new();
-    loop {
-        if interactive {
-            write!(out, "> ")?;
-        }
-        out.flush().context("writing to standard output")?;
-        line.clear();
-        if input
-            .read_line(&mut line)
-            .context("reading standard input")?
-            == 0
-        {
-            break;
-        }
+    let prompt = if interactive { "> " } else { "" };
+    while ask(&mut out, &mut input, prompt, &mut line)? {
         if !advisor.line(&line, &mut out)? {
             break;
         }

@@ -93,6 +93,20 @@ pub fn answer_each<R: Serialize>(
     Ok(ok)
 }
 
+/// Prints `prompt`, flushes, and reads the next line of `input` into `line`; false at the end
+/// of input. The interactive commands' one way of asking.
+pub fn ask(
+    out: &mut dyn Write,
+    input: &mut dyn io::BufRead,
+    prompt: &str,
+    line: &mut String,
+) -> Result<bool> {
+    write!(out, "{prompt}")?;
+    out.flush().context("writing to standard output")?;
+    line.clear();
+    Ok(input.read_line(line).context("reading standard input")? != 0)
+}
+
 /// A solution grid with the counts around it.
 pub fn render(p: &Problem, layout: &Layout) -> String {
     let symbols: Vec<char> = layout

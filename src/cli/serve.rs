@@ -275,34 +275,22 @@ fn key(path: &str, q: &HashMap<String, String>, body: &str) -> String {
     )
 }
 
-fn probs(server: &Server, q: &HashMap<String, String>, body: &str) -> (Reply, bool) {
+/// A report by `answer` (`probs` or `best`) of every problem in the body; `exact` says
+/// whether one may be kept.
+fn report<R: Serialize>(
+    server: &Server,
+    q: &HashMap<String, String>,
+    body: &str,
+    answer: fn(&broadside::Problem, Engine, &CountOptions) -> Result<R, broadside::Error>,
+    exact: fn(&R) -> bool,
+) -> (Reply, bool) {
     let (engine, opts) = match count_options(server, q) {
         Ok(o) => o,
         Err(r) => return (r, false),
     };
     answer_all(body, |p| {
-        let r = answer::probs(p, engine, &opts)?;
-        let exact = match &r {
-            answer::ProbsReport::Map(h) => h.complete,
-            answer::ProbsReport::NoLayout(_) => true,
-            answer::ProbsReport::NoMap(_) => false,
-        };
-        Ok((r, exact))
-    })
-}
-
-fn best(server: &Server, q: &HashMap<String, String>, body: &str) -> (Reply, bool) {
-    let (engine, opts) = match count_options(server, q) {
-        Ok(o) => o,
-        Err(r) => return (r, false),
-    };
-    answer_all(body, |p| {
-        let r = answer::best(p, engine, &opts)?;
-        let exact = match &r {
-            answer::BestReport::Best(b) => b.complete,
-            answer::BestReport::NoLayout(_) => true,
-            answer::BestReport::NoMap(_) => false,
-        };
+        let r = answer(p, engine, &opts)?;
+        let exact = exact(&r);
         Ok((r, exact))
     })
 }
@@ -468,10 +456,14 @@ fn route(server: &Server, method: &str, url: &str, body: &str) -> Arc<Reply> {
             body: INDEX_HTML.to_string(),
         },
         ("POST", "/api/probs") => {
-            return server.cached(key(path, &q, body), || probs(server, &q, body));
+            return server.cached(key(path, &q, body), || {
+                report(server, &q, body, answer::probs, answer::ProbsReport::exact)
+            });
         }
         ("POST", "/api/best") => {
-            return server.cached(key(path, &q, body), || best(server, &q, body));
+            return server.cached(key(path, &q, body), || {
+                report(server, &q, body, answer::best, answer::BestReport::exact)
+            });
         }
         ("POST", "/api/svg") => {
             return server.cached(key(path, &q, body), || svg(server, &q, body));

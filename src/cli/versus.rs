@@ -3,7 +3,7 @@
 //! written after every turn, so that neither the end of the game, end of input nor Ctrl-C
 //! loses it.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -16,6 +16,7 @@ use broadside::{CountOptions, Engine};
 
 use super::args::ColorChoice;
 use super::play::GameArgs;
+use super::report::ask;
 
 /// The options of `play`.
 #[derive(Args)]
@@ -198,14 +199,7 @@ pub fn play(args: &PlayArgs) -> Result<bool> {
     let mut line = String::new();
     while v.winner().is_none() {
         print_boards(&mut out, &v, colour)?;
-        write!(out, "your shot> ")?;
-        out.flush().context("writing to standard output")?;
-        line.clear();
-        if input
-            .read_line(&mut line)
-            .context("reading standard input")?
-            == 0
-        {
+        if !ask(&mut out, &mut input, "your shot> ", &mut line)? {
             writeln!(out)?;
             break;
         }
