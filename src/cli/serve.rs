@@ -542,6 +542,12 @@ pub fn serve(args: &ServeArgs) -> Result<bool> {
         matches: Mutex::new(BTreeMap::new()),
         next_match: AtomicU64::new(1),
     });
+    // The page opens on the standard game: its map is counted once, now, not on the first visit.
+    let warm = server.clone();
+    std::thread::spawn(move || {
+        let opening = format::text::print(&Setup::standard().empty());
+        route(&warm, "POST", "/api/probs", &opening);
+    });
     let http = Arc::new(http);
     let threads: Vec<_> = (0..args.threads.max(1))
         .map(|_| {
