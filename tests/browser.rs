@@ -134,7 +134,7 @@ impl Browser {
                 start.elapsed() < Duration::from_secs(60),
                 "the page never settled"
             );
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(25));
         }
     }
 
