@@ -7,6 +7,8 @@
 //! chromium-driver`); where they are absent it says it was skipped. `.ci/run` runs it in
 //! release mode: `cargo test --release --test browser -- --include-ignored --nocapture`.
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/http.rs"]
 mod http;
 #[path = "support/server.rs"]
@@ -189,20 +191,7 @@ fn base64(s: &str) -> Vec<u8> {
 
 /// `broadside probs --json` of a record.
 fn cli_probs(record: &str) -> Value {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_broadside"))
-        .args(["probs", "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(record.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = cli::run(&["probs", "-", "--json"], record);
     serde_json::from_slice(&out.stdout).expect("probs --json")
 }
 

@@ -1,29 +1,20 @@
 //! `broadside serve`: the JSON API answers what the CLI prints, refuses bad requests with the
 //! CLI's words, and keeps serving under load and after errors.
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/http.rs"]
 mod http;
 #[path = "support/server.rs"]
 mod server;
 
-use std::process::Command;
-
+use cli::run;
 use http::request;
 use server::Server;
 
+/// Standard output, standard error and the exit code of `broadside ARGS`.
 fn cli(args: &[&str], stdin: Option<&str>) -> (String, String, i32) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_broadside"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("broadside runs");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().expect("broadside ends");
+    let out = run(args, stdin.unwrap_or(""));
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),

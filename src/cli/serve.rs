@@ -229,13 +229,9 @@ fn problems(body: &str) -> Result<Vec<ProblemSpec>, Reply> {
 /// Answers every problem of `body` with `answer`, as the CLI's `--json` prints the reports;
 /// the flag says whether every answer is exact (and so may be kept).
 fn answer_all<R: Serialize>(
-    body: &str,
+    specs: Vec<ProblemSpec>,
     mut answer: impl FnMut(&broadside::Problem) -> Result<(R, bool), broadside::Error>,
 ) -> (Reply, bool) {
-    let specs = match problems(body) {
-        Ok(s) => s,
-        Err(r) => return (r, false),
-    };
     let mut results = Vec::new();
     let mut exact = true;
     for spec in specs {
@@ -259,19 +255,13 @@ fn answer_all<R: Serialize>(
 
 /// The cache key of a request: the endpoint, its options and the problems as the text format
 /// prints them (so a record in JSON and in text share one answer).
-fn key(path: &str, q: &HashMap<String, String>, body: &str) -> String {
-    let canonical = match format::read("<request>", body) {
-        Ok(specs) => specs
-            .iter()
-            .map(text::print)
-            .collect::<Vec<_>>()
-            .join("---\n"),
-        Err(_) => body.to_string(),
-    };
+fn key(path: &str, q: &HashMap<String, String>, specs: &[ProblemSpec]) -> String {
+    let canonical: Vec<String> = specs.iter().map(text::print).collect();
     format!(
-        "{path}?engine={}&time_limit={}\n{canonical}",
+        "{path}?engine={}&time_limit={}\n{}",
         q.get("engine").map_or("", String::as_str),
-        q.get("time_limit").map_or("", String::as_str)
+        q.get("time_limit").map_or("", String::as_str),
+        canonical.join("---\n")
     )
 }
 
@@ -280,7 +270,7 @@ fn key(path: &str, q: &HashMap<String, String>, body: &str) -> String {
 fn report<R: Serialize>(
     server: &Server,
     q: &HashMap<String, String>,
-    body: &str,
+    specs: Vec<ProblemSpec>,
     answer: fn(&broadside::Problem, Engine, &CountOptions) -> Result<R, broadside::Error>,
     exact: fn(&R) -> bool,
 ) -> (Reply, bool) {
@@ -288,20 +278,16 @@ fn report<R: Serialize>(
         Ok(o) => o,
         Err(r) => return (r, false),
     };
-    answer_all(body, |p| {
+    answer_all(specs, |p| {
         let r = answer(p, engine, &opts)?;
         let exact = exact(&r);
         Ok((r, exact))
     })
 }
 
-fn svg(server: &Server, q: &HashMap<String, String>, body: &str) -> (Reply, bool) {
+fn svg(server: &Server, q: &HashMap<String, String>, mut specs: Vec<ProblemSpec>) -> (Reply, bool) {
     let (engine, opts) = match count_options(server, q) {
         Ok(o) => o,
-        Err(r) => return (r, false),
-    };
-    let mut specs = match problems(body) {
-        Ok(s) => s,
         Err(r) => return (r, false),
     };
     if specs.len() != 1 {
@@ -455,18 +441,19 @@ fn route(server: &Server, method: &str, url: &str, body: &str) -> Arc<Reply> {
             content_type: "text/html; charset=utf-8",
             body: INDEX_HTML.to_string(),
         },
-        ("POST", "/api/probs") => {
-            return server.cached(key(path, &q, body), || {
-                report(server, &q, body, answer::probs, answer::ProbsReport::exact)
+        ("POST", "/api/probs" | "/api/best" | "/api/svg") => {
+            // Read once: the problems key the kept answers and are what is answered.
+            let specs = match problems(body) {
+                Ok(s) => s,
+                Err(r) => return Arc::new(r),
+            };
+            return server.cached(key(path, &q, &specs), || match path {
+                "/api/probs" => {
+                    report(server, &q, specs, answer::probs, answer::ProbsReport::exact)
+                }
+                "/api/best" => report(server, &q, specs, answer::best, answer::BestReport::exact),
+                _ => svg(server, &q, specs),
             });
-        }
-        ("POST", "/api/best") => {
-            return server.cached(key(path, &q, body), || {
-                report(server, &q, body, answer::best, answer::BestReport::exact)
-            });
-        }
-        ("POST", "/api/svg") => {
-            return server.cached(key(path, &q, body), || svg(server, &q, body));
         }
         ("POST", "/api/match") => new_match(server, &q, body),
         ("POST", "/api/match/fire") => fire(server, &q),
