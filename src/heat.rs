@@ -66,6 +66,7 @@ impl HeatMap {
             parallel: opts.parallel,
             progress: None,
             memory_limit: opts.memory_limit,
+            cancel: opts.cancel.clone(),
         };
         let r = engine.count(problem, &opts)?;
         let spec = problem.spec();

@@ -69,8 +69,8 @@ pub mod validate;
 
 pub use clue::Clue;
 pub use engine::{
-    CountError, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler, DpEngine, DpSampler,
-    DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
+    Cancel, CountError, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler, DpEngine,
+    DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
 };
 pub use error::Error;
 pub use fleet::{Fleet, ShipType};

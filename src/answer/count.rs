@@ -81,6 +81,7 @@ impl Counted {
             Some(Stop::Limit) => format!("at least {n} {noun} (stopped at the limit)"),
             Some(Stop::Time) => format!("at least {n} {noun} (partial: time limit reached)"),
             Some(Stop::Overflow) => "count overflow".to_string(),
+            Some(Stop::Cancelled) => format!("at least {n} {noun} (partial: cancelled)"),
         }
     }
 }
@@ -119,7 +120,8 @@ pub fn count(
         )),
         None => None,
     };
-    let mismatch = super::mismatch_given(problem, r.complete.then_some(r.count));
+    // Two layouts found settle uniqueness even when the count stopped there.
+    let mismatch = super::mismatch_given(problem, (r.complete || r.count > 1).then_some(r.count));
     let spec = problem.spec();
     Ok(CountReport::Counted(Counted {
         name: spec.meta.name.clone(),

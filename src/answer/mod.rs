@@ -45,7 +45,7 @@ pub use crate::diagnose::NoLayout;
 
 use serde::Serialize;
 
-use crate::engine::Enumerator;
+use crate::engine::{CountOptions, Engine};
 use crate::error::Error;
 use crate::problem::{Problem, ProblemSpec};
 use crate::validate::{self, RecordedMismatch};
@@ -83,13 +83,13 @@ pub fn problems(
 /// problem, and for a puzzle (a problem with row or column counts, whose recorded solution
 /// claims to be the answer) it must be the only solution. A game state's recorded layout (the
 /// hidden fleet) need only be consistent with the shots. The same whatever engine answers
-/// the question: uniqueness is decided by counting to two with the enumerator.
+/// the question: uniqueness is decided by counting to two with `auto`'s race.
 pub fn recorded_mismatch(problem: &Problem) -> Option<RecordedMismatch> {
     mismatch_given(problem, None)
 }
 
-/// [`recorded_mismatch`], told the exact number of layouts when it is already known (so it
-/// need not count again).
+/// [`recorded_mismatch`], told the number of layouts when it is already known, exactly or
+/// to at least two (so it need not count again).
 fn mismatch_given(problem: &Problem, layouts: Option<u128>) -> Option<RecordedMismatch> {
     let spec = problem.spec();
     spec.solution.as_ref()?;
@@ -97,7 +97,15 @@ fn mismatch_given(problem: &Problem, layouts: Option<u128>) -> Option<RecordedMi
         return Some(e);
     }
     let puzzle = !spec.rows.is_empty() || !spec.cols.is_empty();
-    let several = || layouts.unwrap_or_else(|| Enumerator::new(problem).count_up_to(2).count) > 1;
+    let several = || {
+        layouts.unwrap_or_else(|| {
+            let to_two = CountOptions {
+                limit: Some(2),
+                ..CountOptions::default()
+            };
+            Engine::Auto.count(problem, &to_two).map_or(0, |r| r.count)
+        }) > 1
+    };
     (puzzle && several()).then_some(RecordedMismatch::NotUnique)
 }
 

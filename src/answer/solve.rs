@@ -63,7 +63,7 @@ pub fn solve(problem: &Problem, engine: Engine) -> Result<SolveReport, Error> {
         return Ok(SolveReport::NoSolution(no));
     }
     let start = Instant::now();
-    let found = engine.solve(problem);
+    let (found, solver) = engine.solve_by(problem);
     let seconds = start.elapsed().as_secs_f64();
     let Some(layout) = found else {
         return Ok(SolveReport::NoSolution(NoSolution::searched(problem)));
@@ -81,7 +81,7 @@ pub fn solve(problem: &Problem, engine: Engine) -> Result<SolveReport, Error> {
         solution: layout.to_rows(problem.dims(), problem.fleet()),
         matches_recorded: recorded.map(|r| *r == layout),
         mismatch: super::recorded_mismatch(problem),
-        engine: engine.solver(),
+        engine: solver,
         seconds,
         layout,
     }))

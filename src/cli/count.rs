@@ -37,9 +37,9 @@ pub struct CountArgs {
 }
 
 /// Progress of a long count on standard error, at most twice a second.
-fn progress() -> Box<dyn Fn(u64, u64) + Sync + Send> {
+fn progress() -> std::sync::Arc<dyn Fn(u64, u64) + Sync + Send> {
     let last = Mutex::new(Instant::now());
-    Box::new(move |done: u64, total: u64| {
+    std::sync::Arc::new(move |done: u64, total: u64| {
         let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
         if l.elapsed() > Duration::from_millis(500) || done == total {
             *l = Instant::now();

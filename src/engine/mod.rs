@@ -10,6 +10,7 @@
 
 mod dp;
 mod enumerate;
+pub mod portfolio;
 mod sat;
 
 pub use dp::{DpEngine, DpSampler, DpUnsupported};
@@ -33,6 +34,49 @@ pub enum Stop {
     Time,
     /// A count would have exceeded 128 bits.
     Overflow,
+    /// It was cancelled ([`Cancel`]): another engine of `auto`'s race answered first.
+    Cancelled,
+}
+
+/// Asks running engines to stop: shared by every engine of a race, checked by each as often
+/// as it checks its time limit (the enumerator every thousand nodes, the DP between cells,
+/// SAT every few kilobytes of its search). Cloning shares the flag; [`Cancel::child`] makes
+/// one that is also raised with its parent.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(std::sync::Arc<Flag>);
+
+#[derive(Debug, Default)]
+struct Flag {
+    raised: std::sync::atomic::AtomicBool,
+    parent: Option<Cancel>,
+}
+
+impl Cancel {
+    /// A flag not yet raised.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// A new flag, raised by itself or whenever this one is.
+    pub fn child(&self) -> Cancel {
+        Cancel(std::sync::Arc::new(Flag {
+            raised: Default::default(),
+            parent: Some(self.clone()),
+        }))
+    }
+
+    /// Raises the flag: every engine holding it (or a child of it) stops soon after.
+    pub fn cancel(&self) {
+        self.0
+            .raised
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the flag, or a parent of it, is raised.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.raised.load(std::sync::atomic::Ordering::Relaxed)
+            || self.0.parent.as_ref().is_some_and(Cancel::is_cancelled)
+    }
 }
 
 /// How to count.
@@ -47,11 +91,13 @@ pub struct CountOptions {
     /// Use all cores (ignored when a count limit is set).
     pub parallel: bool,
     /// Called with (subtrees done, subtrees in all) as a parallel count progresses.
-    pub progress: Option<Box<dyn Fn(u64, u64) + Sync + Send>>,
+    pub progress: Option<std::sync::Arc<dyn Fn(u64, u64) + Sync + Send>>,
     /// The most memory the DP may keep for per-cell counts and sampling (its layers), in
     /// bytes; `None` is [`DP_MEMORY_LIMIT`]. Past it the DP stops with
     /// [`CountError::Memory`], and `auto` counts with the enumerator instead.
     pub memory_limit: Option<usize>,
+    /// Stops the count (as [`Stop::Cancelled`]) once raised.
+    pub cancel: Option<Cancel>,
 }
 
 /// The memory the DP may keep for per-cell counts and sampling unless told otherwise: 4 GiB,
@@ -134,32 +180,33 @@ named_choices!(Engine, "engine", {
 });
 
 impl Engine {
-    /// The engine that [`Engine::solve`] runs: the DP cannot solve, so `auto` and `dp` solve
-    /// with the enumerator.
-    pub fn solver(self) -> EngineKind {
-        match self {
-            Engine::Sat => EngineKind::Sat,
-            Engine::Auto | Engine::Enum | Engine::Dp => EngineKind::Enum,
-        }
+    /// One solution, if any.
+    pub fn solve(self, problem: &Problem) -> Option<Layout> {
+        self.solve_by(problem).0
     }
 
-    /// One solution, if any (found by [`Engine::solver`]).
-    pub fn solve(self, problem: &Problem) -> Option<Layout> {
+    /// One solution, if any, and the engine that found it: the enumerator or SAT (the DP
+    /// cannot solve, so `dp` solves with the enumerator), and for `auto` whichever of the two
+    /// answered first ([`portfolio`]).
+    pub fn solve_by(self, problem: &Problem) -> (Option<Layout>, EngineKind) {
         match self {
-            Engine::Sat => SatEngine::new(problem).solve(),
-            Engine::Auto | Engine::Enum | Engine::Dp => Enumerator::new(problem).solve(),
+            Engine::Sat => (SatEngine::new(problem).solve(), EngineKind::Sat),
+            Engine::Enum | Engine::Dp => (Enumerator::new(problem).solve(), EngineKind::Enum),
+            Engine::Auto => portfolio::solve(problem, None, portfolio::HEAD_START),
         }
     }
 
     /// Counts solutions with the given options; the result names the engine that counted.
     ///
-    /// `Auto` gives the enumerator a head start (0.5 s for totals, where its counting
-    /// shortcuts often win; 30 ms for per-cell counts) and, if it has not finished, hands
-    /// over to the DP where the DP applies. A count limit (`--limit 2`) stays with the
-    /// enumerator, which stops as soon as it reaches it. `Dp` refuses a problem it does not
-    /// take ([`CountError::Declined`]); under a count limit it counts everything and reports
-    /// the limit as the enumerator would (a count that reaches the limit is cut to it, with
-    /// no per-cell counts, which would be those of some other set of layouts).
+    /// `Auto` races engines ([`portfolio`]): to a count limit (`--limit 2` decides
+    /// uniqueness), the enumerator and SAT; a full count where the DP does not apply, the
+    /// enumerator and SAT (up to [`portfolio::SAT_MODELS`] layouts). Where the DP applies the
+    /// enumerator has a head start (0.5 s for totals, where its counting shortcuts often win;
+    /// 30 ms for per-cell counts) and, if it has not finished, hands over to the DP. `Dp`
+    /// refuses a problem it does not take ([`CountError::Declined`]); under a count limit it
+    /// counts everything and reports the limit as the enumerator would (a count that reaches
+    /// the limit is cut to it, with no per-cell counts, which would be those of some other
+    /// set of layouts).
     pub fn count(self, problem: &Problem, opts: &CountOptions) -> Result<CountResult, CountError> {
         let dp = DpEngine::new(problem);
         if let (Engine::Dp, Err(why)) = (self, &dp) {
@@ -180,51 +227,65 @@ impl Engine {
                 }
                 Ok(r)
             }
-            (Engine::Auto, Some(dp)) if opts.limit.is_none() => {
-                let start = Instant::now();
-                let head_start = Duration::from_millis(if opts.per_cell { 30 } else { 500 });
-                let first = Enumerator::new(problem).count(&CountOptions {
-                    per_cell: opts.per_cell,
-                    parallel: opts.parallel,
-                    time_limit: Some(opts.time_limit.map_or(head_start, |t| t.min(head_start))),
-                    ..CountOptions::default()
-                })?;
-                if first.complete {
-                    return Ok(first);
-                }
+            (Engine::Auto, _) if opts.limit.is_some() => {
+                portfolio::count_to_limit(problem, opts, portfolio::HEAD_START)
+            }
+            (Engine::Auto, Some(dp)) => Engine::dp_after_enumerator(problem, dp, opts),
+            (Engine::Auto, None) => portfolio::count_all(problem, opts, portfolio::HEAD_START),
+            _ => Enumerator::new(problem).count(opts),
+        }
+    }
+
+    /// `auto`'s full count where the DP applies: the enumerator's head start, then the DP.
+    fn dp_after_enumerator(
+        problem: &Problem,
+        dp: DpEngine,
+        opts: &CountOptions,
+    ) -> Result<CountResult, CountError> {
+        let start = Instant::now();
+        let head_start = Duration::from_millis(if opts.per_cell { 30 } else { 500 });
+        let first = Enumerator::new(problem).count(&CountOptions {
+            per_cell: opts.per_cell,
+            parallel: opts.parallel,
+            time_limit: Some(opts.time_limit.map_or(head_start, |t| t.min(head_start))),
+            cancel: opts.cancel.clone(),
+            ..CountOptions::default()
+        })?;
+        if first.stopped != Some(Stop::Time) {
+            return Ok(first);
+        }
+        let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
+        if left.is_some_and(|l| l.is_zero()) {
+            return Ok(first);
+        }
+        let r = match dp.count(&CountOptions {
+            per_cell: opts.per_cell,
+            parallel: opts.parallel,
+            time_limit: left,
+            limit: None,
+            progress: None,
+            memory_limit: opts.memory_limit,
+            cancel: opts.cancel.clone(),
+        }) {
+            // Past its memory the DP hands back to the enumerator, whose memory is
+            // bounded by the board, with the time that is left.
+            Err(CountError::Memory(_)) => {
                 let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
                 if left.is_some_and(|l| l.is_zero()) {
                     return Ok(first);
                 }
-                let r = match dp.count(&CountOptions {
+                return Enumerator::new(problem).count(&CountOptions {
+                    time_limit: left,
                     per_cell: opts.per_cell,
                     parallel: opts.parallel,
-                    time_limit: left,
-                    limit: None,
-                    progress: None,
-                    memory_limit: opts.memory_limit,
-                }) {
-                    // Past its memory the DP hands back to the enumerator, whose memory is
-                    // bounded by the board, with the time that is left.
-                    Err(CountError::Memory(_)) => {
-                        let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
-                        if left.is_some_and(|l| l.is_zero()) {
-                            return Ok(first);
-                        }
-                        return Enumerator::new(problem).count(&CountOptions {
-                            time_limit: left,
-                            per_cell: opts.per_cell,
-                            parallel: opts.parallel,
-                            ..CountOptions::default()
-                        });
-                    }
-                    r => r?,
-                };
-                // The DP's layouts are complete only at the last cell: cut short, it has
-                // counted nothing, while the enumerator's partial count holds lower bounds.
-                Ok(if r.complete { r } else { first })
+                    cancel: opts.cancel.clone(),
+                    ..CountOptions::default()
+                });
             }
-            _ => Enumerator::new(problem).count(opts),
-        }
+            r => r?,
+        };
+        // The DP's layouts are complete only at the last cell: cut short, it has counted
+        // nothing, while the enumerator's partial count holds lower bounds.
+        Ok(if r.complete { r } else { first })
     }
 }

@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::DpEngine;
 use super::gather::Gather;
 use super::state::{Key, Move, Piece, Tally};
-use crate::engine::{CountError, CountOptions};
+use crate::engine::{Cancel, CountError, CountOptions, Stop};
 
 /// The states before one cell in pieces that follow one another in key order, one per
 /// worker that made them.
@@ -226,13 +226,15 @@ impl DpEngine<'_> {
 
     /// The forward pass: the layers (as `keep` says; the last always whole), the trails the
     /// backward pass follows (per cell, the cuts and each worker's trail) unless `keep` is
-    /// [`Keep::Nothing`], and the total. `Err(None)` when the time limit ran out.
+    /// [`Keep::Nothing`], and the total. `Err(Err(stop))` when the time limit ran out or the
+    /// count was cancelled.
     #[allow(clippy::type_complexity)]
     pub(super) fn forward<C: Tally>(
         &self,
         opts: &CountOptions,
         what: Keep,
-    ) -> Result<(Vec<Layer<C>>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, u128), Option<CountError>> {
+    ) -> Result<(Vec<Layer<C>>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, u128), Result<CountError, Stop>>
+    {
         let keep = what != Keep::Nothing;
         let cells = self.problem.dims().cells();
         // Only per-cell counts need the layers kept for the backward pass.
@@ -254,12 +256,24 @@ impl DpEngine<'_> {
             .time_limit
             .and_then(|t| std::time::Instant::now().checked_add(t));
         let budget = opts.memory_limit.unwrap_or(crate::engine::DP_MEMORY_LIMIT);
-        // Bytes of the layers and trails kept for the backward pass.
+        // Bytes of the layers and trails kept for the backward pass, and of the last layer.
         let mut held = 0usize;
+        let mut last = 0usize;
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                return Err(None);
+                return Err(Err(Stop::Time));
             }
+            if opts.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                return Err(Err(Stop::Cancelled));
+            }
+            // The next layer is about as much bigger than this one as this one was than the
+            // last: stop before it would pass the budget, kept layers or not.
+            let live = layer_bytes(&current);
+            let next = live.saturating_mul(live.max(1)) / last.max(1);
+            if held.saturating_add(live).saturating_add(next) > budget {
+                return Err(Ok(CountError::Memory(budget)));
+            }
+            last = live;
             let parts = self.parts(opts, &current);
             let cuts = self.cuts(&current, parts);
             while gathers.len() < parts {
@@ -288,7 +302,7 @@ impl DpEngine<'_> {
                 (ok, gather, piece, trail)
             });
             if done.iter().any(|d| !d.0) {
-                return Err(Some(CountError::Overflow));
+                return Err(Ok(CountError::Overflow));
             }
             if let Some(p) = &opts.progress {
                 p(cell as u64 + 1, 2 * cells as u64);
@@ -311,14 +325,7 @@ impl DpEngine<'_> {
                 );
             }
             if keep {
-                held += previous
-                    .pieces
-                    .iter()
-                    .map(|p| {
-                        p.keys.capacity() * std::mem::size_of::<Key>()
-                            + p.counts.capacity() * std::mem::size_of::<C>()
-                    })
-                    .sum::<usize>()
+                held += layer_bytes(&previous)
                     + cell_trails
                         .iter()
                         .map(|t| {
@@ -326,7 +333,7 @@ impl DpEngine<'_> {
                         })
                         .sum::<usize>();
                 if held > budget {
-                    return Err(Some(CountError::Memory(budget)));
+                    return Err(Ok(CountError::Memory(budget)));
                 }
                 layers.push(previous);
                 trails.push((cuts, cell_trails));
@@ -340,10 +347,22 @@ impl DpEngine<'_> {
             .flat_map(|p| p.keys.iter().zip(&p.counts))
             .filter(|(k, _)| self.is_final(**k))
             .try_fold(0u128, |t, (_, &n)| t.checked_add(n.wide()))
-            .ok_or(Some(CountError::Overflow))?;
+            .ok_or(Ok(CountError::Overflow))?;
         layers.push(current);
         Ok((layers, trails, total))
     }
+}
+
+/// The bytes a layer's keys and counts take.
+fn layer_bytes<C>(layer: &Layer<C>) -> usize {
+    layer
+        .pieces
+        .iter()
+        .map(|p| {
+            p.keys.capacity() * std::mem::size_of::<Key>()
+                + p.counts.capacity() * std::mem::size_of::<C>()
+        })
+        .sum()
 }
 
 /// A state's link into the trails: the worker that met it (and so the trail, and the piece

@@ -223,8 +223,8 @@ impl<'p> DpEngine<'p> {
         };
         let (mut layers, trails, total) = match self.forward::<u64>(&opts, Keep::Keys) {
             Ok(x) => x,
-            Err(None) => return Ok(None),
-            Err(Some(e)) => return Err(e),
+            Err(Err(_)) => return Ok(None),
+            Err(Ok(e)) => return Err(e),
         };
         let (_, completions, links) = self.marginals(&layers, &trails, true)?;
         for (layer, b) in layers.iter_mut().zip(completions) {
@@ -267,17 +267,17 @@ impl<'p> DpEngine<'p> {
         };
         let (layers, trails, total) = match self.forward::<C>(opts, keep) {
             Ok(x) => x,
-            Err(None) => {
+            Err(Err(stop)) => {
                 // A partial DP has no meaningful count: say so rather than guess.
                 return Ok(CountResult {
                     count: 0,
                     complete: false,
-                    stopped: Some(super::Stop::Time),
+                    stopped: Some(stop),
                     per_cell: None,
                     engine: super::EngineKind::Dp,
                 });
             }
-            Err(Some(e)) => return Err(e),
+            Err(Ok(e)) => return Err(e),
         };
         let per_cell = if opts.per_cell {
             let (per_cell, _, _) = self.marginals(&layers, &trails, false)?;

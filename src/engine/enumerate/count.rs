@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::tables::{State, Tables};
 use crate::bitboard::Bits;
-use crate::engine::{CountError, CountOptions, CountResult, Stop};
+use crate::engine::{Cancel, CountError, CountOptions, CountResult, Stop};
 
 /// How long a parallel count first tries on the calling thread alone.
 const SEQUENTIAL_TRIAL: std::time::Duration = std::time::Duration::from_micros(300);
@@ -22,6 +22,7 @@ pub(super) struct Ctl<'a> {
     pub(super) limit: Option<u128>,
     pub(super) deadline: Option<Instant>,
     pub(super) stop: &'a AtomicBool,
+    pub(super) cancel: Option<&'a Cancel>,
     pub(super) reason: Option<Stop>,
     pub(super) found: u128,
     pub(super) nodes: u64,
@@ -37,6 +38,10 @@ impl Ctl<'_> {
         if check {
             if self.stop.load(Ordering::Relaxed) {
                 self.reason.get_or_insert(Stop::Time);
+                return true;
+            }
+            if self.cancel.is_some_and(Cancel::is_cancelled) {
+                self.reason = Some(Stop::Cancelled);
                 return true;
             }
             if let Some(d) = self.deadline
@@ -271,6 +276,7 @@ impl<const N: usize> Tables<N> {
             limit,
             deadline,
             stop: &stop,
+            cancel: opts.cancel.as_ref(),
             reason: None,
             found: 0,
             nodes: 0,

@@ -2,31 +2,86 @@
 //! the search guided by exact counts.
 
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use super::count::Ctl;
 use super::tables::{Cand, State, Tables};
+use crate::engine::{Cancel, Stop};
 use crate::layout::Layout;
 use crate::problem::Problem;
 use crate::with_words;
 
 /// Lazy iterator over the solutions of a problem; see [`Enumerator::solutions`](super::Enumerator::solutions).
+///
+/// [`Solutions::until`] gives the walk a deadline or a [`Cancel`] flag: past either it ends,
+/// and [`Solutions::stopped`] says why, so an end is not mistaken for the last solution.
 pub struct Solutions {
-    inner: Box<dyn Iterator<Item = Layout> + Send>,
+    inner: Box<dyn Step + Send>,
+    halt: Halt,
+}
+
+/// When a walk stops early, and whether it has.
+#[derive(Default)]
+struct Halt {
+    deadline: Option<Instant>,
+    cancel: Option<Cancel>,
+    nodes: u64,
+    stopped: Option<Stop>,
+}
+
+impl Halt {
+    /// Whether to stop now; checked every thousand nodes.
+    fn now(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 0x3ff == 0 && self.stopped.is_none() {
+            if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                self.stopped = Some(Stop::Cancelled);
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stopped = Some(Stop::Time);
+            }
+        }
+        self.stopped.is_some()
+    }
+}
+
+/// One step of a walk: the next solution, unless it ends or `halt` stops it.
+trait Step {
+    fn step(&mut self, halt: &mut Halt) -> Option<Layout>;
 }
 
 impl Solutions {
     pub(super) fn new(problem: &Problem) -> Solutions {
         let problem = problem.clone();
-        let inner: Box<dyn Iterator<Item = Layout> + Send> =
+        let inner: Box<dyn Step + Send> =
             with_words!(problem.dims().cells(), N => Box::new(Walk::<N>::new(problem)));
-        Solutions { inner }
+        Solutions {
+            inner,
+            halt: Halt::default(),
+        }
+    }
+
+    /// Stops the walk at `deadline` or once `cancel` is raised (either may be `None`); a walk
+    /// already under way goes on from where it is.
+    pub fn until(mut self, deadline: Option<Instant>, cancel: Option<Cancel>) -> Solutions {
+        self.halt.deadline = deadline;
+        self.halt.cancel = cancel;
+        self
+    }
+
+    /// Why the walk stopped before its end, if it did: then the solutions it gave are not
+    /// all there are.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.halt.stopped
     }
 }
 
 impl Iterator for Solutions {
     type Item = Layout;
     fn next(&mut self) -> Option<Layout> {
-        self.inner.next()
+        if self.halt.stopped.is_some() {
+            return None;
+        }
+        self.inner.step(&mut self.halt)
     }
 }
 
@@ -64,9 +119,8 @@ impl<const N: usize> Walk<N> {
     }
 }
 
-impl<const N: usize> Iterator for Walk<N> {
-    type Item = Layout;
-    fn next(&mut self) -> Option<Layout> {
+impl<const N: usize> Step for Walk<N> {
+    fn step(&mut self, halt: &mut Halt) -> Option<Layout> {
         if !self.started {
             self.started = true;
             let root = self.tables.root();
@@ -75,6 +129,9 @@ impl<const N: usize> Iterator for Walk<N> {
             }
         }
         loop {
+            if halt.now() {
+                return None;
+            }
             let (st, cands, i) = self.stack.last_mut()?;
             if *i >= cands.len() {
                 self.stack.pop();
@@ -133,6 +190,7 @@ impl<const N: usize> Descend for (Problem, Tables<N>) {
                 limit: None,
                 deadline: None,
                 stop: &stop,
+                cancel: None,
                 reason: None,
                 found: 0,
                 nodes: 0,
