@@ -1,4 +1,5 @@
-//! Solving puzzles and proving uniqueness: Rubin's 303 boards.
+//! Solving puzzles and proving uniqueness: Rubin's 303 boards, and `auto` on the hard set
+//! (`puzzles/hard`: counts and no given cell; the solution is re-checked by the validator).
 //!
 //! Besides criterion's timing of the whole corpus, the bench prints the per-puzzle median
 //! and maximum (each puzzle timed as the best of 5 runs), the figures `docs/PERFORMANCE.md`
@@ -7,7 +8,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use broadside::{Engine, Enumerator, Layout, Problem};
+use broadside::{Engine, Enumerator, Layout, Problem, format, validate};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[path = "common.rs"]
@@ -72,6 +73,30 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    g.finish();
+    // The enumerator alone needs minutes on the 21-ship 15x15 puzzles; SAT, and so `auto`,
+    // milliseconds. The 30x30 one is where the enumerator wins the race.
+    let mut g = c.benchmark_group("hard set");
+    g.sample_size(10);
+    for name in [
+        "hard-15x15-21ships-s1",
+        "hard-20x20-28ships-s2",
+        "hard-30x30-31ships-s2",
+    ] {
+        let path = format!("{}/puzzles/hard/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let p = format::read(&path, &text)
+            .unwrap()
+            .remove(0)
+            .build()
+            .unwrap();
+        g.bench_function(format!("{name} solve, auto"), |b| {
+            b.iter(|| {
+                let s = Engine::Auto.solve(&p).expect("a solution");
+                assert!(validate::check(p.spec(), &s).is_ok());
+            })
+        });
+    }
     g.finish();
 }
 

@@ -66,7 +66,7 @@ fn forced_races_give_each_engines_answer_on_random_puzzles() {
         same(&all, &alone, &format!("seed {seed}: full count"));
         let sat = SatEngine::new(&p).count(&per_cell).unwrap();
         same(&sat, &alone, &format!("seed {seed}: SAT"));
-        for limit in [1, 2, 5] {
+        for limit in [1, 2, 5, 100] {
             let opts = CountOptions {
                 limit: Some(limit),
                 ..CountOptions::default()

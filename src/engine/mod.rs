@@ -19,7 +19,7 @@ pub use sat::{Encoding, SatEngine};
 
 use crate::choice::named_choices;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::layout::Layout;
 use crate::problem::Problem;
@@ -201,8 +201,8 @@ impl Engine {
     /// `Auto` races engines ([`portfolio`]): to a count limit (`--limit 2` decides
     /// uniqueness), the enumerator and SAT; a full count where the DP does not apply, the
     /// enumerator and SAT (up to [`portfolio::SAT_MODELS`] layouts). Where the DP applies the
-    /// enumerator has a head start (0.5 s for totals, where its counting shortcuts often win;
-    /// 30 ms for per-cell counts) and, if it has not finished, hands over to the DP. `Dp`
+    /// enumerator goes first and hands over to the DP unless it is about to finish
+    /// ([`portfolio::count_with_dp`]). `Dp`
     /// refuses a problem it does not take ([`CountError::Declined`]); under a count limit it
     /// counts everything and reports the limit as the enumerator would (a count that reaches
     /// the limit is cut to it, with no per-cell counts, which would be those of some other
@@ -230,62 +230,9 @@ impl Engine {
             (Engine::Auto, _) if opts.limit.is_some() => {
                 portfolio::count_to_limit(problem, opts, portfolio::HEAD_START)
             }
-            (Engine::Auto, Some(dp)) => Engine::dp_after_enumerator(problem, dp, opts),
+            (Engine::Auto, Some(dp)) => portfolio::count_with_dp(problem, dp, opts),
             (Engine::Auto, None) => portfolio::count_all(problem, opts, portfolio::HEAD_START),
             _ => Enumerator::new(problem).count(opts),
         }
-    }
-
-    /// `auto`'s full count where the DP applies: the enumerator's head start, then the DP.
-    fn dp_after_enumerator(
-        problem: &Problem,
-        dp: DpEngine,
-        opts: &CountOptions,
-    ) -> Result<CountResult, CountError> {
-        let start = Instant::now();
-        let head_start = Duration::from_millis(if opts.per_cell { 30 } else { 500 });
-        let first = Enumerator::new(problem).count(&CountOptions {
-            per_cell: opts.per_cell,
-            parallel: opts.parallel,
-            time_limit: Some(opts.time_limit.map_or(head_start, |t| t.min(head_start))),
-            cancel: opts.cancel.clone(),
-            ..CountOptions::default()
-        })?;
-        if first.stopped != Some(Stop::Time) {
-            return Ok(first);
-        }
-        let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
-        if left.is_some_and(|l| l.is_zero()) {
-            return Ok(first);
-        }
-        let r = match dp.count(&CountOptions {
-            per_cell: opts.per_cell,
-            parallel: opts.parallel,
-            time_limit: left,
-            limit: None,
-            progress: None,
-            memory_limit: opts.memory_limit,
-            cancel: opts.cancel.clone(),
-        }) {
-            // Past its memory the DP hands back to the enumerator, whose memory is
-            // bounded by the board, with the time that is left.
-            Err(CountError::Memory(_)) => {
-                let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
-                if left.is_some_and(|l| l.is_zero()) {
-                    return Ok(first);
-                }
-                return Enumerator::new(problem).count(&CountOptions {
-                    time_limit: left,
-                    per_cell: opts.per_cell,
-                    parallel: opts.parallel,
-                    cancel: opts.cancel.clone(),
-                    ..CountOptions::default()
-                });
-            }
-            r => r?,
-        };
-        // The DP's layouts are complete only at the last cell: cut short, it has counted
-        // nothing, while the enumerator's partial count holds lower bounds.
-        Ok(if r.complete { r } else { first })
     }
 }

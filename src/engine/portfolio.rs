@@ -19,10 +19,14 @@
 //!
 //! [`Engine::count`]: super::Engine::count
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use super::{
-    Cancel, CountError, CountOptions, CountResult, EngineKind, Enumerator, SatEngine, Stop,
+    Cancel, CountError, CountOptions, CountResult, DpEngine, EngineKind, Enumerator, SatEngine,
+    Stop,
 };
 use crate::layout::Layout;
 use crate::problem::Problem;
@@ -32,6 +36,16 @@ pub const HEAD_START: Duration = Duration::from_millis(10);
 
 /// The most layouts SAT counts in a race for a full count before leaving it to the enumerator.
 pub const SAT_MODELS: u128 = 2_000;
+
+/// How long the enumerator counts a total alone where the DP applies before `auto` judges, by
+/// its progress, whether it will finish within [`DP_HEAD_START`].
+pub const JUDGE_AFTER: Duration = Duration::from_millis(40);
+
+/// The longest the enumerator counts a total where the DP applies before the DP takes over.
+pub const DP_HEAD_START: Duration = Duration::from_millis(500);
+
+/// The enumerator's head start on per-cell counts where the DP applies.
+pub const DP_HEAD_START_PER_CELL: Duration = Duration::from_millis(30);
 
 /// One solution, if any, and the engine that found it: the enumerator's walk, raced by SAT
 /// past `head_start` ([`HEAD_START`] for `auto`). Raising `cancel` stops both (and gives
@@ -69,13 +83,47 @@ pub fn solve(
 }
 
 /// A count to `opts.limit` (a uniqueness check counts to two): the enumerator, raced by SAT
-/// past `head_start`.
+/// past `head_start`. To a limit of at most [`WALK_LIMIT`] the enumerator walks its solutions
+/// one by one, so the race takes its walk over from where the head start left it.
 pub fn count_to_limit(
     problem: &Problem,
     opts: &CountOptions,
     head_start: Duration,
 ) -> Result<CountResult, CountError> {
     let start = Instant::now();
+    let limit = opts.limit.unwrap_or(u128::MAX);
+    let deadline = |t: Duration| start.checked_add(t);
+    let stop = opts.cancel.as_ref().map_or_else(Cancel::new, Cancel::child);
+    let sat = |c: Cancel| {
+        SatEngine::new(problem).count(&CountOptions {
+            limit: opts.limit,
+            time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+            per_cell: opts.per_cell,
+            cancel: Some(c),
+            ..CountOptions::default()
+        })
+    };
+    if limit <= WALK_LIMIT {
+        let first = lesser(opts.time_limit, head_start);
+        let mut walk = Walked::new(problem, opts.per_cell, deadline(first), &stop);
+        let r = walk.to(limit);
+        if r.stopped != Some(Stop::Time) || opts.time_limit.is_some_and(|t| t <= head_start) {
+            return Ok(r);
+        }
+        let (mine, theirs) = race(
+            |c| {
+                walk.solutions = walk
+                    .solutions
+                    .until(opts.time_limit.and_then(deadline), Some(c));
+                Ok(walk.to(limit))
+            },
+            sat,
+            |r| done(r, true),
+            |r| done(r, true),
+            &stop,
+        );
+        return pick(mine, theirs, true);
+    }
     let enumerate = |time_limit, cancel| {
         Enumerator::new(problem).count(&CountOptions {
             limit: opts.limit,
@@ -93,23 +141,63 @@ pub fn count_to_limit(
         return Ok(first);
     }
     let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
-    let stop = opts.cancel.as_ref().map_or_else(Cancel::new, Cancel::child);
     let (mine, theirs) = race(
         |c| enumerate(left, Some(c)),
-        |c| {
-            SatEngine::new(problem).count(&CountOptions {
-                limit: opts.limit,
-                time_limit: left,
-                per_cell: opts.per_cell,
-                cancel: Some(c),
-                ..CountOptions::default()
-            })
-        },
+        sat,
         |r| done(r, true),
         |r| done(r, true),
         &stop,
     );
     pick(mine, theirs, true)
+}
+
+/// The largest count limit `auto` counts to by walking solutions one at a time.
+pub const WALK_LIMIT: u128 = 64;
+
+/// A count by walking the enumerator's solutions, which a race can take over.
+struct Walked {
+    solutions: crate::engine::Solutions,
+    found: u128,
+    per_cell: Option<Vec<u128>>,
+}
+
+impl Walked {
+    fn new(problem: &Problem, per_cell: bool, deadline: Option<Instant>, stop: &Cancel) -> Walked {
+        Walked {
+            solutions: Enumerator::new(problem)
+                .solutions()
+                .until(deadline, Some(stop.clone())),
+            found: 0,
+            per_cell: per_cell.then(|| vec![0; problem.dims().cells()]),
+        }
+    }
+
+    /// Walks on until `limit` solutions are found, the walk ends, or it is stopped.
+    fn to(&mut self, limit: u128) -> CountResult {
+        while self.found < limit {
+            let Some(layout) = self.solutions.next() else {
+                break;
+            };
+            self.found += 1;
+            if let Some(pc) = self.per_cell.as_mut() {
+                for c in layout.cells() {
+                    pc[c] += 1;
+                }
+            }
+        }
+        let stopped = if self.found >= limit {
+            Some(Stop::Limit)
+        } else {
+            self.solutions.stopped()
+        };
+        CountResult {
+            count: self.found,
+            complete: stopped.is_none(),
+            stopped,
+            per_cell: self.per_cell.clone(),
+            engine: EngineKind::Enum,
+        }
+    }
 }
 
 /// A full count (per-cell counts too, if asked) where the DP does not apply: the enumerator
@@ -164,6 +252,133 @@ pub fn count_all(
         &stop,
     );
     pick(mine, theirs, false)
+}
+
+/// A full count where the DP applies (game states: straight ships, no row or column counts).
+///
+/// The enumerator goes first: its counting shortcuts win where few ships are left or the
+/// board is small. For per-cell counts it has [`DP_HEAD_START_PER_CELL`]. For a total it is
+/// watched: after [`JUDGE_AFTER`], and every 20 ms after that, its share of subtrees counted
+/// projects its finish, and it is stopped as soon as that projection passes
+/// [`DP_HEAD_START`] (or it reaches it). Then the DP counts, unless it would pass its memory
+/// budget, when the enumerator counts again with the time that is left.
+pub fn count_with_dp(
+    problem: &Problem,
+    dp: DpEngine,
+    opts: &CountOptions,
+) -> Result<CountResult, CountError> {
+    let start = Instant::now();
+    let first = if opts.per_cell {
+        Enumerator::new(problem).count(&CountOptions {
+            per_cell: true,
+            parallel: opts.parallel,
+            time_limit: Some(lesser(opts.time_limit, DP_HEAD_START_PER_CELL)),
+            cancel: opts.cancel.clone(),
+            ..CountOptions::default()
+        })?
+    } else {
+        watched(problem, opts)?
+    };
+    if first.stopped != Some(Stop::Time) {
+        return Ok(first);
+    }
+    let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
+    if left.is_some_and(|l| l.is_zero()) {
+        return Ok(first);
+    }
+    let r = match dp.count(&CountOptions {
+        per_cell: opts.per_cell,
+        parallel: opts.parallel,
+        time_limit: left,
+        memory_limit: opts.memory_limit,
+        cancel: opts.cancel.clone(),
+        ..CountOptions::default()
+    }) {
+        // Past its memory the DP hands back to the enumerator, whose memory is bounded by
+        // the board, with the time that is left.
+        Err(CountError::Memory(_)) => {
+            let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
+            if left.is_some_and(|l| l.is_zero()) {
+                return Ok(first);
+            }
+            return Enumerator::new(problem).count(&CountOptions {
+                time_limit: left,
+                per_cell: opts.per_cell,
+                parallel: opts.parallel,
+                progress: opts.progress.clone(),
+                cancel: opts.cancel.clone(),
+                ..CountOptions::default()
+            });
+        }
+        r => r?,
+    };
+    // The DP's layouts are complete only at the last cell: cut short, it has counted
+    // nothing, while the enumerator's partial count holds lower bounds.
+    Ok(if r.complete { r } else { first })
+}
+
+/// The enumerator's total on its own thread, stopped early (a partial count, as
+/// [`Stop::Time`]) when its progress says it will not finish within [`DP_HEAD_START`]; see
+/// [`count_with_dp`].
+fn watched(problem: &Problem, opts: &CountOptions) -> Result<CountResult, CountError> {
+    let start = Instant::now();
+    let stop = opts.cancel.as_ref().map_or_else(Cancel::new, Cancel::child);
+    let seen = Arc::new((AtomicU64::new(0), AtomicU64::new(0)));
+    let progress = {
+        let seen = seen.clone();
+        let theirs = opts.progress.clone();
+        Arc::new(move |done, total| {
+            seen.0.store(done, Ordering::Relaxed);
+            seen.1.store(total, Ordering::Relaxed);
+            if let Some(p) = &theirs {
+                p(done, total);
+            }
+        })
+    };
+    std::thread::scope(|s| {
+        let (tx, rx) = channel();
+        let count = CountOptions {
+            parallel: opts.parallel,
+            time_limit: Some(lesser(opts.time_limit, DP_HEAD_START)),
+            progress: Some(progress),
+            cancel: Some(stop.clone()),
+            ..CountOptions::default()
+        };
+        let handle = s.spawn(move || {
+            let _ = tx.send(Enumerator::new(problem).count(&count));
+        });
+        let mut wait = JUDGE_AFTER;
+        let r = loop {
+            match rx.recv_timeout(wait) {
+                Ok(r) => break r,
+                Err(RecvTimeoutError::Timeout) => {
+                    let (done, total) = (
+                        seen.0.load(Ordering::Relaxed),
+                        seen.1.load(Ordering::Relaxed),
+                    );
+                    let hopeless = done == 0
+                        || start.elapsed().mul_f64(total as f64 / done as f64) > DP_HEAD_START;
+                    if hopeless {
+                        stop.cancel();
+                    }
+                    wait = Duration::from_millis(20);
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let panic = handle
+                        .join()
+                        .expect_err("the count ended without an answer");
+                    std::panic::resume_unwind(panic)
+                }
+            }
+        };
+        let outside = opts.cancel.as_ref().is_some_and(Cancel::is_cancelled);
+        r.map(|mut r| {
+            if r.stopped == Some(Stop::Cancelled) && !outside {
+                r.stopped = Some(Stop::Time);
+            }
+            r
+        })
+    })
 }
 
 /// Whether a count ends a race: an error, a complete count, or (`at_limit`) a count that

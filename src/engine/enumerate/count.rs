@@ -32,10 +32,12 @@ pub(super) struct Ctl<'a> {
 impl Ctl<'_> {
     #[inline]
     pub(super) fn should_stop(&mut self) -> bool {
-        // Checked at a search's first node too: parallel subtrees can be short.
-        let check = self.nodes & 0x3ff == 0;
+        // Checked at a search's first node too: parallel subtrees can be short. The flags
+        // every 32 nodes (a race waits for its loser), the clock every thousand.
+        let flags = self.nodes & 0x1f == 0;
+        let clock = self.nodes & 0x3ff == 0;
         self.nodes += 1;
-        if check {
+        if flags {
             if self.stop.load(Ordering::Relaxed) {
                 self.reason.get_or_insert(Stop::Time);
                 return true;
@@ -44,13 +46,14 @@ impl Ctl<'_> {
                 self.reason = Some(Stop::Cancelled);
                 return true;
             }
-            if let Some(d) = self.deadline
-                && Instant::now() >= d
-            {
-                self.stop.store(true, Ordering::Relaxed);
-                self.reason = Some(Stop::Time);
-                return true;
-            }
+        }
+        if clock
+            && let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.stop.store(true, Ordering::Relaxed);
+            self.reason = Some(Stop::Time);
+            return true;
         }
         self.reason.is_some()
     }

@@ -30,13 +30,15 @@ struct Halt {
 }
 
 impl Halt {
-    /// Whether to stop now; checked every thousand nodes.
+    /// Whether to stop now: the flag is read every 32 nodes (a node of a big board can take
+    /// tens of microseconds, and a race waits for its loser), the clock every thousand.
     fn now(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 0x3ff == 0 && self.stopped.is_none() {
+        if self.nodes & 0x1f == 0 && self.stopped.is_none() {
             if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
                 self.stopped = Some(Stop::Cancelled);
-            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            } else if self.nodes & 0x3ff == 0 && self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 self.stopped = Some(Stop::Time);
             }
         }
@@ -61,10 +63,11 @@ impl Solutions {
     }
 
     /// Stops the walk at `deadline` or once `cancel` is raised (either may be `None`); a walk
-    /// already under way goes on from where it is.
+    /// already under way, or stopped, goes on from where it is.
     pub fn until(mut self, deadline: Option<Instant>, cancel: Option<Cancel>) -> Solutions {
         self.halt.deadline = deadline;
         self.halt.cancel = cancel;
+        self.halt.stopped = None;
         self
     }
 
