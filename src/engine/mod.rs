@@ -80,7 +80,7 @@ impl Cancel {
 }
 
 /// How to count.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct CountOptions {
     /// Stop once this many solutions are seen.
     pub limit: Option<u128>,

@@ -124,31 +124,12 @@ pub fn count_to_limit(
         );
         return pick(mine, theirs, true);
     }
-    let enumerate = |time_limit, cancel| {
-        Enumerator::new(problem).count(&CountOptions {
-            limit: opts.limit,
-            time_limit,
-            per_cell: opts.per_cell,
-            cancel,
-            ..CountOptions::default()
-        })
+    let limited = CountOptions {
+        limit: opts.limit,
+        per_cell: opts.per_cell,
+        ..CountOptions::default()
     };
-    let first = enumerate(
-        Some(lesser(opts.time_limit, head_start)),
-        opts.cancel.clone(),
-    )?;
-    if first.stopped != Some(Stop::Time) || opts.time_limit.is_some_and(|t| t <= head_start) {
-        return Ok(first);
-    }
-    let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
-    let (mine, theirs) = race(
-        |c| enumerate(left, Some(c)),
-        sat,
-        |r| done(r, true),
-        |r| done(r, true),
-        &stop,
-    );
-    pick(mine, theirs, true)
+    enumerator_then_sat(problem, opts, head_start, limited.clone(), limited, true)
 }
 
 /// The largest count limit `auto` counts to by walking solutions one at a time.
@@ -207,51 +188,65 @@ pub fn count_all(
     opts: &CountOptions,
     head_start: Duration,
 ) -> Result<CountResult, CountError> {
-    let start = Instant::now();
-    let enumerate = |time_limit, cancel| {
-        Enumerator::new(problem).count(&CountOptions {
-            time_limit,
-            per_cell: opts.per_cell,
-            parallel: opts.parallel,
-            cancel,
-            ..CountOptions::default()
-        })
+    let mine = CountOptions {
+        per_cell: opts.per_cell,
+        parallel: opts.parallel,
+        progress: opts.progress.clone(),
+        ..CountOptions::default()
     };
-    let first = enumerate(
-        Some(lesser(opts.time_limit, head_start)),
-        opts.cancel.clone(),
-    )?;
+    // One layout more than it may count tells "too many" from "exactly that many".
+    let theirs = CountOptions {
+        limit: Some(SAT_MODELS + 1),
+        per_cell: opts.per_cell,
+        ..CountOptions::default()
+    };
+    enumerator_then_sat(problem, opts, head_start, mine, theirs, false)
+}
+
+/// The enumerator counting with `mine` alone for `head_start`, then again raced by SAT
+/// counting with `theirs`, both within `opts`' time limit and cancellation; `at_limit` says
+/// whether a count stopped at its limit is an answer (it is for the caller's limit, not for
+/// SAT's own cap in a full count).
+fn enumerator_then_sat(
+    problem: &Problem,
+    opts: &CountOptions,
+    head_start: Duration,
+    mine: CountOptions,
+    theirs: CountOptions,
+    at_limit: bool,
+) -> Result<CountResult, CountError> {
+    let start = Instant::now();
+    let first = Enumerator::new(problem).count(&CountOptions {
+        time_limit: Some(lesser(opts.time_limit, head_start)),
+        cancel: opts.cancel.clone(),
+        progress: None,
+        ..mine.clone()
+    })?;
     if first.stopped != Some(Stop::Time) || opts.time_limit.is_some_and(|t| t <= head_start) {
         return Ok(first);
     }
     let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
     let stop = opts.cancel.as_ref().map_or_else(Cancel::new, Cancel::child);
-    let (mine, theirs) = race(
+    let (a, b) = race(
         |c| {
             Enumerator::new(problem).count(&CountOptions {
                 time_limit: left,
-                per_cell: opts.per_cell,
-                parallel: opts.parallel,
-                progress: opts.progress.clone(),
                 cancel: Some(c),
-                ..CountOptions::default()
+                ..mine
             })
         },
         |c| {
-            // One layout more than it may count tells "too many" from "exactly that many".
             SatEngine::new(problem).count(&CountOptions {
-                limit: Some(SAT_MODELS + 1),
                 time_limit: left,
-                per_cell: opts.per_cell,
                 cancel: Some(c),
-                ..CountOptions::default()
+                ..theirs
             })
         },
-        |r| done(r, false),
-        |r| done(r, false),
+        |r| done(r, at_limit),
+        |r| done(r, at_limit),
         &stop,
     );
-    pick(mine, theirs, false)
+    pick(a, b, at_limit)
 }
 
 /// A full count where the DP applies (game states: straight ships, no row or column counts).
