@@ -90,46 +90,43 @@ pub fn count_to_limit(
     opts: &CountOptions,
     head_start: Duration,
 ) -> Result<CountResult, CountError> {
-    let start = Instant::now();
-    let limit = opts.limit.unwrap_or(u128::MAX);
-    let deadline = |t: Duration| start.checked_add(t);
-    let stop = opts.cancel.as_ref().map_or_else(Cancel::new, Cancel::child);
-    let sat = |c: Cancel| {
-        SatEngine::new(problem).count(&CountOptions {
-            limit: opts.limit,
-            time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
-            per_cell: opts.per_cell,
-            cancel: Some(c),
-            ..CountOptions::default()
-        })
-    };
-    if limit <= WALK_LIMIT {
-        let first = lesser(opts.time_limit, head_start);
-        let mut walk = Walked::new(problem, opts.per_cell, deadline(first), &stop);
-        let r = walk.to(limit);
-        if r.stopped != Some(Stop::Time) || opts.time_limit.is_some_and(|t| t <= head_start) {
-            return Ok(r);
-        }
-        let (mine, theirs) = race(
-            |c| {
-                walk.solutions = walk
-                    .solutions
-                    .until(opts.time_limit.and_then(deadline), Some(c));
-                Ok(walk.to(limit))
-            },
-            sat,
-            |r| done(r, true),
-            |r| done(r, true),
-            &stop,
-        );
-        return pick(mine, theirs, true);
-    }
     let limited = CountOptions {
         limit: opts.limit,
         per_cell: opts.per_cell,
         ..CountOptions::default()
     };
-    enumerator_then_sat(problem, opts, head_start, limited.clone(), limited, true)
+    let limit = opts.limit.unwrap_or(u128::MAX);
+    if limit > WALK_LIMIT {
+        return enumerator_then_sat(problem, opts, head_start, limited.clone(), limited, true);
+    }
+    let start = Instant::now();
+    let deadline = |t: Duration| start.checked_add(t);
+    let stop = opts.cancel.as_ref().map_or_else(Cancel::new, Cancel::child);
+    let first = lesser(opts.time_limit, head_start);
+    let mut walk = Walked::new(problem, opts.per_cell, deadline(first), &stop);
+    let r = walk.to(limit);
+    if r.stopped != Some(Stop::Time) || opts.time_limit.is_some_and(|t| t <= head_start) {
+        return Ok(r);
+    }
+    let (mine, theirs) = race(
+        |c| {
+            walk.solutions = walk
+                .solutions
+                .until(opts.time_limit.and_then(deadline), Some(c));
+            Ok(walk.to(limit))
+        },
+        |c| {
+            SatEngine::new(problem).count(&CountOptions {
+                time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+                cancel: Some(c),
+                ..limited
+            })
+        },
+        |r| done(r, true),
+        |r| done(r, true),
+        &stop,
+    );
+    pick(mine, theirs, true)
 }
 
 /// The largest count limit `auto` counts to by walking solutions one at a time.
