@@ -336,7 +336,7 @@ fn watched(problem: &Problem, opts: &CountOptions) -> Result<CountResult, CountE
             cancel: Some(stop.clone()),
             ..CountOptions::default()
         };
-        let handle = s.spawn(move || {
+        let handle = racer(s, move || {
             let _ = tx.send(Enumerator::new(problem).count(&count));
         });
         let mut wait = JUDGE_AFTER;
@@ -406,6 +406,20 @@ fn lesser(limit: Option<Duration>, d: Duration) -> Duration {
     limit.map_or(d, |t| t.min(d))
 }
 
+/// The name of the threads a race starts (so a test can see that none outlives it).
+pub const RACER_THREAD: &str = "broadside-racer";
+
+/// Starts `f` on a named thread of scope `s`.
+fn racer<'s, 'e, T: Send + 's>(
+    s: &'s std::thread::Scope<'s, 'e>,
+    f: impl FnOnce() -> T + Send + 's,
+) -> std::thread::ScopedJoinHandle<'s, T> {
+    std::thread::Builder::new()
+        .name(RACER_THREAD.into())
+        .spawn_scoped(s, f)
+        .expect("the system can start a thread")
+}
+
 /// Runs `here` on this thread and `rival` on a thread of its own, each given a flag that
 /// stops it; the first whose result `here_won` / `rival_won` accepts cancels the other. Both
 /// results are returned once both have ended: no thread outlives the race.
@@ -418,7 +432,7 @@ fn race<A, B: Send>(
 ) -> (A, B) {
     std::thread::scope(|s| {
         let theirs = stop.clone();
-        let handle = s.spawn(move || {
+        let handle = racer(s, move || {
             let r = rival(theirs.clone());
             if rival_won(&r) {
                 theirs.cancel();

@@ -123,19 +123,10 @@ impl<const N: usize> Tables<N> {
         let free = !st.blocked & self.board;
         if nleft == 1 && st.rem[left[0]] == 1 {
             let ty = left[0];
-            let mut total = 0u128;
-            let mut per_orient = [Bits::<N>::EMPTY; 8];
-            for (o, slot) in per_orient
-                .iter_mut()
-                .enumerate()
-                .take(self.types[ty].orients.len())
-            {
-                *slot = self.free_anchors(ty, o, free, st.floor[ty]);
-                total += slot.len() as u128;
-            }
+            let (per_orient, total) = self.all_free_anchors(ty, free, st.floor[ty]);
             if let Some(cells) = cells {
                 for c in st.ships.iter() {
-                    cells[c] += total;
+                    cells[c] += total as u128;
                 }
                 for (orient, a) in self.types[ty].orients.iter().zip(per_orient) {
                     for &off in &orient.offsets {
@@ -145,43 +136,89 @@ impl<const N: usize> Tables<N> {
                     }
                 }
             }
-            return Some(total);
+            return Some(total as u128);
         }
-        let pair = self.pair.as_ref()?;
-        if cells.is_some()
-            || nleft != 2
-            || left != [pair.x, pair.y]
-            || st.rem[pair.x] != 1
-            || st.rem[pair.y] != 1
-            || st.floor[pair.y] != 0
-        {
-            return None;
-        }
-        let no = self.types[pair.y].orients.len();
-        let mut ys = [Bits::<N>::EMPTY; 8];
-        for (o, slot) in ys.iter_mut().enumerate().take(no) {
-            *slot = self.free_anchors(pair.y, o, free, 0);
-        }
-        let ys = &ys[..no];
-        let ny: u64 = ys.iter().map(|a| a.len() as u64).sum();
+        let (x, y) = match (nleft, st.rem[left[0]]) {
+            (1, 2) => (left[0], left[0]),
+            (2, _) if st.rem[left[0]] == 1 && st.rem[left[1]] == 1 => (left[0], left[1]),
+            _ => return None,
+        };
+        Some(self.pair_count(st, free, x, y, cells))
+    }
+
+    /// The layouts that complete `st` with one ship of type `x` and one of type `y` (two of
+    /// the type when `x == y`), each pair once, and, into `cells`, their per-cell counts.
+    ///
+    /// For each free placement `q` of `x`, the placements of `y` that fit beside it are the
+    /// free ones less those `q` blocks (a precomputed mask per orientation), so the pairs
+    /// through `q` cost a few word operations, and `q`'s cells are in that many layouts;
+    /// the placements of `y` are weighed the same way from the other side. Two ships of one
+    /// type count each ordered pair twice.
+    fn pair_count(
+        &self,
+        st: &State<N>,
+        free: Bits<N>,
+        x: usize,
+        y: usize,
+        cells: Option<&mut [u128]>,
+    ) -> u128 {
+        let (xs, nx) = self.all_free_anchors(x, free, st.floor[x]);
+        let (ys, ny) = if x == y {
+            (xs, nx)
+        } else {
+            self.all_free_anchors(y, free, st.floor[y])
+        };
+        let ox = self.types[x].orients.len();
+        let oy = self.types[y].orients.len();
+        let mut cells = cells;
         let mut total = 0u64;
-        for (qi, q) in self.types[pair.x]
-            .plcs
-            .iter()
-            .enumerate()
-            .skip(st.floor[pair.x])
-        {
-            if !q.mask.is_disjoint(st.blocked) {
-                continue;
+        let forward = self.pair(x, y);
+        for (o, orient) in self.types[x].orients.iter().enumerate() {
+            for a in xs[o].iter() {
+                let m = forward.fitting(o, a, &ys[..oy], ny);
+                total += m;
+                if let Some(cells) = cells.as_deref_mut() {
+                    for &off in &orient.offsets {
+                        cells[a + off] += m as u128;
+                    }
+                }
             }
-            let lost: u64 = ys
-                .iter()
-                .zip(&pair.conflicts[qi * no..(qi + 1) * no])
-                .map(|(a, m)| (*a & *m).len() as u64)
-                .sum();
-            total += ny - lost;
         }
-        Some(total as u128)
+        if x == y {
+            total /= 2;
+        } else if let Some(cells) = cells.as_deref_mut() {
+            let back = self.pair(y, x);
+            for (o, orient) in self.types[y].orients.iter().enumerate() {
+                for b in ys[o].iter() {
+                    let m = back.fitting(o, b, &xs[..ox], nx);
+                    for &off in &orient.offsets {
+                        cells[b + off] += m as u128;
+                    }
+                }
+            }
+        }
+        if let Some(cells) = cells {
+            for c in st.ships.iter() {
+                cells[c] += total as u128;
+            }
+        }
+        total as u128
+    }
+
+    /// The free anchors of `ty` at or past `floor` in each orientation, and how many.
+    #[inline]
+    fn all_free_anchors(&self, ty: usize, free: Bits<N>, floor: usize) -> ([Bits<N>; 8], u64) {
+        let mut out = [Bits::<N>::EMPTY; 8];
+        let mut n = 0;
+        for (o, slot) in out
+            .iter_mut()
+            .enumerate()
+            .take(self.types[ty].orients.len())
+        {
+            *slot = self.free_anchors(ty, o, free, floor);
+            n += slot.len() as u64;
+        }
+        (out, n)
     }
 
     /// Counts the completions of `st` into `ctl`, adding per-cell counts into `cells`.

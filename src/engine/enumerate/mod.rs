@@ -16,10 +16,15 @@
 //! **Counting shortcuts.** Without row or column counts and with every clue covered, the
 //! completions of a node depend only on the free cells. When one ship is left, its placements
 //! are counted at once: for each orientation, the anchors whose cells are all free are the
-//! intersection of shifted copies of the free set, and a popcount counts them. When one ship
-//! each of the last two types is left, the pairs are `sum over q of (N(free) - conflicts(q))`,
-//! where the conflicts of a placement `q` with the last type's anchors are a precomputed mask
-//! per orientation, so each `q` costs a few word operations.
+//! intersection of shifted copies of the free set, and a popcount counts them. When two ships
+//! are left (of two types, or two of one type), the pairs are `sum over q of (N(free) -
+//! conflicts(q))`, where the conflicts of a placement `q` with the other ship's anchors are a
+//! precomputed mask per orientation (built for a pair of types when first needed), so each `q`
+//! costs a few word operations. Per-cell counts come the same way: `q`'s cells are in as many
+//! layouts as `q` has partners, and the other ship's placements are weighed from its side;
+//! two ships of one type count each pair from both ends, and the sum is halved. This is what
+//! makes the positions of a game fast: with four ships afloat in the standard game the search
+//! places two and counts the rest at once (about 15 ms against the DP's 0.2 s).
 //!
 //! **Cost.** Exact counting is exponential in the worst case; [`Enumerator::count_up_to`]
 //! stops as soon as it has seen `limit` layouts, which is what a uniqueness check needs.

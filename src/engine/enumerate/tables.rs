@@ -2,6 +2,8 @@
 //! blocked, rows and columns touched), the search state, and the moves of the search (which
 //! candidates a node has, placing and lifting a ship, whether a node can still succeed).
 
+use std::sync::OnceLock;
+
 use crate::bitboard::Bits;
 use crate::layout::{Layout, Ship};
 use crate::problem::Problem;
@@ -38,13 +40,30 @@ pub(super) struct TypeT<const N: usize> {
     pub(super) orients: Vec<Orient<N>>,
 }
 
-/// Conflict masks for the last-two-types shortcut: for each placement of type `x` and each
-/// orientation of type `y`, the anchors of `y` that the placement blocks.
+/// Conflict masks for counting the last two ships at once, for ship types `x` then `y` (the
+/// same type when two of it are left): for each placement of `x` and each orientation of
+/// `y`, the anchors of `y` that the placement blocks.
 pub(super) struct Pair<const N: usize> {
-    pub(super) x: usize,
-    pub(super) y: usize,
-    /// Indexed `placement * orientations + orientation`.
-    pub(super) conflicts: Vec<Bits<N>>,
+    /// Indexed `(orientation of x * cells + anchor of x) * orientations of y + orientation
+    /// of y`.
+    conflicts: Vec<Bits<N>>,
+    cells: usize,
+    y_orients: usize,
+}
+
+impl<const N: usize> Pair<N> {
+    /// How many of the free anchors `ys` of `y` (per orientation, `total` in all) fit beside
+    /// the placement of `x` in orientation `o` at `anchor`.
+    #[inline]
+    pub(super) fn fitting(&self, o: usize, anchor: usize, ys: &[Bits<N>], total: u64) -> u64 {
+        let at = (o * self.cells + anchor) * self.y_orients;
+        let lost: u64 = ys
+            .iter()
+            .zip(&self.conflicts[at..at + self.y_orients])
+            .map(|(a, m)| (*a & *m).len() as u64)
+            .sum();
+        total - lost
+    }
 }
 
 pub(super) struct Tables<const N: usize> {
@@ -59,7 +78,8 @@ pub(super) struct Tables<const N: usize> {
     pub(super) cover: Vec<Vec<(u16, u32)>>,
     /// Sets of cells of which at least one must hold a ship (sonar rings).
     pub(super) any_of: Vec<Bits<N>>,
-    pub(super) pair: Option<Pair<N>>,
+    /// The pair tables, built when first needed, indexed `x * types + y`.
+    pairs: Vec<OnceLock<Pair<N>>>,
 }
 
 #[derive(Clone)]
@@ -174,34 +194,37 @@ impl<const N: usize> Tables<N> {
                 .iter()
                 .map(|s| Bits::from_cells(s.iter().copied()))
                 .collect(),
-            pair: None,
+            pairs: Vec::new(),
         };
-        tables.pair = tables.pair_tables();
+        tables.pairs = (0..tables.types.len().pow(2))
+            .map(|_| OnceLock::new())
+            .collect();
         tables
     }
 
-    /// Builds the last-two-types tables: they serve nodes where one ship of each of the last
-    /// two types is left.
-    pub(super) fn pair_tables(&self) -> Option<Pair<N>> {
-        let n = self.types.len();
-        if n < 2 || self.has_caps {
-            return None;
-        }
-        let (x, y) = (n - 2, n - 1);
-        let conflicts = self.types[x]
-            .plcs
-            .iter()
-            .flat_map(|q| {
-                self.types[y].orients.iter().map(|o| {
+    /// The pair tables for types `x` then `y`, built on first use.
+    pub(super) fn pair(&self, x: usize, y: usize) -> &Pair<N> {
+        self.pairs[x * self.types.len() + y].get_or_init(|| {
+            let cells = self.board.len() as usize;
+            let y_orients = &self.types[y].orients;
+            let mut conflicts =
+                vec![Bits::EMPTY; self.types[x].orients.len() * cells * y_orients.len()];
+            for q in &self.types[x].plcs {
+                let at = (q.orient as usize * cells + q.anchor as usize) * y_orients.len();
+                for (slot, o) in conflicts[at..].iter_mut().zip(y_orients) {
                     let mut m = Bits::EMPTY;
                     for &off in &o.offsets {
                         m |= q.block.shift_down(off);
                     }
-                    m & o.anchors
-                })
-            })
-            .collect();
-        Some(Pair { x, y, conflicts })
+                    *slot = m & o.anchors;
+                }
+            }
+            Pair {
+                conflicts,
+                cells,
+                y_orients: y_orients.len(),
+            }
+        })
     }
 
     pub(super) fn root(&self) -> State<N> {
