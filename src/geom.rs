@@ -5,6 +5,35 @@
 
 use serde::{Deserialize, Serialize};
 
+/// A symmetry of a board (see [`Dims::symmetries`]): rows and columns swapped (square boards
+/// only), then rows and columns each read backwards or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    transpose: bool,
+    flip_rows: bool,
+    flip_cols: bool,
+}
+
+impl Symmetry {
+    /// Where `cell` of a board of size `dims` goes.
+    #[inline]
+    pub fn apply(self, dims: Dims, cell: usize) -> usize {
+        let (r, c) = dims.row_col(cell);
+        let (r, c) = if self.transpose { (c, r) } else { (r, c) };
+        let r = if self.flip_rows {
+            dims.height - 1 - r
+        } else {
+            r
+        };
+        let c = if self.flip_cols {
+            dims.width - 1 - c
+        } else {
+            c
+        };
+        dims.index(r, c)
+    }
+}
+
 /// The size of a board: `width` columns and `height` rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Dims {
@@ -46,6 +75,29 @@ impl Dims {
     #[inline]
     pub fn row_col(self, cell: usize) -> (usize, usize) {
         (cell / self.width, cell % self.width)
+    }
+
+    /// The reflections and rotations that map the board onto itself: eight on a square
+    /// board, four otherwise; the identity first.
+    pub fn symmetries(self) -> Vec<Symmetry> {
+        let transposes: &[bool] = if self.width == self.height {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let mut out = Vec::new();
+        for &transpose in transposes {
+            for flip_rows in [false, true] {
+                for flip_cols in [false, true] {
+                    out.push(Symmetry {
+                        transpose,
+                        flip_rows,
+                        flip_cols,
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Whether a signed position lies on the board; its index if so.

@@ -34,7 +34,8 @@ pub struct HeatMap {
     /// The clue symbol of each cell that is not open (`*` or a segment for a hit, `~` a miss,
     /// `#` a rock), for drawing.
     pub marks: Vec<Option<char>>,
-    /// The engine that counted; `None` for a map estimated from samples.
+    /// The engine that counted; `None` for a map estimated from samples or kept from before
+    /// (see [`crate::play::Book`]).
     pub engine: Option<EngineKind>,
     /// Whether every layout was counted. A map cut short by a limit holds lower bounds, and
     /// its probabilities are not exact.
@@ -69,20 +70,38 @@ impl HeatMap {
             cancel: opts.cancel.clone(),
         };
         let r = engine.count(problem, &opts)?;
+        let mut heat = HeatMap::of_counts(
+            problem,
+            r.count,
+            r.per_cell.unwrap_or_default(),
+            Some(r.engine),
+        );
+        heat.complete = r.complete;
+        Ok(heat)
+    }
+
+    /// The map of `problem` from its exact counts, counted by `engine` (`None`: not said,
+    /// e.g. counts kept from before).
+    pub fn of_counts(
+        problem: &Problem,
+        layouts: u128,
+        per_cell: Vec<u128>,
+        engine: Option<EngineKind>,
+    ) -> HeatMap {
         let spec = problem.spec();
-        Ok(HeatMap {
+        HeatMap {
             width: problem.dims().width,
-            layouts: r.count,
-            per_cell: r.per_cell.unwrap_or_default(),
+            layouts,
+            per_cell,
             open: (0..problem.dims().cells())
                 .map(|c| spec.clue(c).is_none())
                 .collect(),
             marks: (0..problem.dims().cells())
                 .map(|c| spec.clue(c).map(crate::clue::Clue::symbol))
                 .collect(),
-            engine: Some(r.engine),
-            complete: r.complete,
-        })
+            engine,
+            complete: true,
+        }
     }
 
     /// The probability of a ship at `cell` (0 when no layout is consistent).

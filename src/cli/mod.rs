@@ -158,6 +158,9 @@ enum Command {
     /// Two shooters against each other, taking turns, on paired boards: who sinks the other's
     /// fleet first.
     Match(play::MatchArgs),
+    /// Optimal play on a small board (at most 64 cells): the least expected shots any shooter
+    /// can reach, by expectimax over belief states, and exact greedy's beside it.
+    Optimal(play::OptimalArgs),
     /// Seed 000's evaluation: how often the likeliest cells of an exact or a sampled heat map
     /// hold a ship, turn by turn (top-1, top-3, top-5).
     Accuracy(play::AccuracyArgs),
@@ -232,6 +235,7 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Generate(args) => generate::generate(&args),
         Command::Simulate(args) => play::run(&args),
         Command::Match(args) => play::run_match(&args),
+        Command::Optimal(args) => play::run_optimal(&args),
         Command::Accuracy(args) => play::run_accuracy(&args),
         Command::Play(args) => versus::play(&args),
         Command::Advise(args) => advise::advise(&args),

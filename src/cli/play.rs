@@ -10,8 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use broadside::format::json::JsonProblem;
 use broadside::play::{
-    Accuracy, Boards, Estimator, PlacerKind, Setup, ShooterKind, Side, Simulation, accuracy,
-    play_match, simulate,
+    Accuracy, Boards, Estimator, Optimal, PlacerKind, Setup, ShooterKind, Side, Simulation,
+    accuracy, play_match, simulate,
 };
 use broadside::sample::SamplerKind;
 use broadside::{Dims, Fleet, Rules, Sinking};
@@ -157,6 +157,67 @@ fn setup_of_file(file: &str) -> Result<Setup> {
     }
     .single()?;
     Ok(Setup::of(&spec))
+}
+
+/// The options of `optimal`.
+#[derive(Args)]
+pub struct OptimalArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The most belief states to solve before giving up (each takes memory).
+    #[arg(long, default_value = "20000000")]
+    max_states: usize,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `broadside optimal`: the least expected shots of any shooter on a small board, and exact
+/// greedy's beside it.
+pub fn run_optimal(args: &OptimalArgs) -> Result<bool> {
+    let setup = args.game.setup()?;
+    let start = std::time::Instant::now();
+    let mut solver = Optimal::new(&setup, 1_000_000, args.max_states)?;
+    let e = solver.expected()?;
+    let seconds = start.elapsed().as_secs_f64();
+    let mut printer = Printer::new(args.json);
+    if args.json {
+        printer.push(&serde_json::json!({
+            "size": setup.dims.to_string(),
+            "fleet": setup.fleet.describe(),
+            "rules": setup.rules.to_string(),
+            "sinking": setup.sinking.to_string(),
+            "layouts": e.layouts,
+            "optimal": e.optimal,
+            "greedy": e.greedy,
+            "first": setup.dims.cell_name(e.first),
+            "states": e.states,
+            "seconds": seconds,
+        }))?;
+    } else {
+        let w = printer.out();
+        writeln!(
+            w,
+            "{} {} {}, sinking {}: {} layouts",
+            setup.dims,
+            setup.fleet.describe(),
+            setup.rules,
+            setup.sinking,
+            e.layouts
+        )?;
+        writeln!(
+            w,
+            "  optimal {:.4} shots (first shot {}), greedy {:.4}: greedy takes {:.4} more ({:.2}%)",
+            e.optimal,
+            setup.dims.cell_name(e.first),
+            e.greedy,
+            e.greedy - e.optimal,
+            (e.greedy / e.optimal - 1.0) * 100.0
+        )?;
+        writeln!(w, "  {} belief states, {seconds:.2} s", e.states)?;
+    }
+    printer.finish()?;
+    Ok(true)
 }
 
 /// The options of `accuracy`.

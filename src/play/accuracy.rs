@@ -193,16 +193,18 @@ pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<Accur
         ));
     }
     let done = std::sync::atomic::AtomicU64::new(0);
-    let measured: Vec<Measured> = (0..run.games)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = rng_for(run.seed, i, 0);
-            let game = hide(&run.boards, &mut rng)?;
-            let m = measure(run, game, &mut rng_for(run.seed, i, 1))?;
-            progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-            Ok(m)
-        })
-        .collect::<Result<_, Error>>()?;
+    let measured: Vec<Measured> = super::on_game_threads(|| {
+        (0..run.games)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = rng_for(run.seed, i, 0);
+                let game = hide(&run.boards, &mut rng)?;
+                let m = measure(run, game, &mut rng_for(run.seed, i, 1))?;
+                progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                Ok(m)
+            })
+            .collect::<Result<_, Error>>()
+    })?;
     let turns = (0..=run.turns)
         .filter_map(|t| {
             let at: Vec<&([f64; 3], f64)> = measured.iter().filter_map(|m| m.get(t)).collect();

@@ -71,24 +71,26 @@ pub fn play_match(
             .ok_or_else(|| gave_up(&b.placer))?;
         boards.push((la, lb));
     }
-    let shots: Vec<(usize, usize)> = boards
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, (la, lb))| {
-            let i = i as u64;
-            let na = play(
-                &mut Game::new(setup.clone(), lb),
-                a.shooter,
-                &mut rng_for(seed, i, 1),
-            );
-            let nb = play(
-                &mut Game::new(setup.clone(), la),
-                b.shooter,
-                &mut rng_for(seed, i, 3),
-            );
-            (na, nb)
-        })
-        .collect();
+    let shots: Vec<(usize, usize)> = super::on_game_threads(|| {
+        boards
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, (la, lb))| {
+                let i = i as u64;
+                let na = play(
+                    &mut Game::new(setup.clone(), lb),
+                    a.shooter,
+                    &mut rng_for(seed, i, 1),
+                );
+                let nb = play(
+                    &mut Game::new(setup.clone(), la),
+                    b.shooter,
+                    &mut rng_for(seed, i, 3),
+                );
+                (na, nb)
+            })
+            .collect()
+    });
     let n = shots.len() as f64;
     let scores: Vec<f64> = shots
         .iter()

@@ -10,6 +10,10 @@
 //!   [`Summary`] of the shots they took; [`play_match`] pits two sides against each other on
 //!   paired boards.
 //! - [`Versus`] is a person against the computer, a shot each in turn.
+//! - [`Book`] keeps the exact heat maps of positions many games reach (openings, the hunt for
+//!   the first ship), once per process.
+//! - [`Optimal`] solves small games exactly: the least expected shots any shooter can reach,
+//!   and greedy's expected shots beside it.
 //! - [`accuracy`] is seed 000's evaluation: how often the likeliest cells of an exact or a
 //!   sampled heat map hold a ship, turn by turn.
 //!
@@ -35,17 +39,40 @@
 //! ```
 
 mod accuracy;
+mod book;
 mod game;
 mod matches;
+mod optimal;
 mod placer;
 mod shooter;
 mod simulate;
 mod versus;
 
 pub use accuracy::{Accuracy, AccuracyTable, Boards, Estimator, Turn, accuracy, catalogue};
+pub use book::Book;
 pub use game::{Game, Setup};
 pub use matches::{MatchSummary, Side, play_match};
+pub use optimal::{Expected, Optimal};
 pub use placer::{Placer, PlacerKind, empty_board};
 pub use shooter::{Shooter, ShooterKind};
 pub use simulate::{Played, Simulation, Summary, play, simulate};
 pub use versus::{Versus, Winner};
+
+/// Runs `f`, which plays games in parallel, on a pool of its own as many threads wide as
+/// rayon's global one. The engines a game calls race on threads of their own that use the
+/// global pool: were the games on it too, a game waiting for its race would hold a thread
+/// the race needs.
+pub(crate) fn on_game_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    static GAMES: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    let pool = GAMES.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(rayon::current_num_threads())
+            .thread_name(|i| format!("broadside-game-{i}"))
+            .build()
+            .ok()
+    });
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}

@@ -114,24 +114,26 @@ pub fn simulate(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let done = AtomicU64::new(0);
-    let played: Vec<Played> = layouts
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, layout)| {
-            let mut game = Game::new(sim.setup.clone(), layout);
-            let shots = play(&mut game, sim.shooter, &mut rng_for(sim.seed, i as u64, 1));
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            let mut record = game.record_with_layout();
-            record.meta = crate::problem::Meta {
-                name: Some(format!("game-{}", i + 1)),
-                source: Some(format!(
-                    "broadside simulate: {} against the {} placer, seed {}",
-                    sim.shooter, sim.placer, sim.seed
-                )),
-            };
-            Played { shots, record }
-        })
-        .collect();
+    let played: Vec<Played> = super::on_game_threads(|| {
+        layouts
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, layout)| {
+                let mut game = Game::new(sim.setup.clone(), layout);
+                let shots = play(&mut game, sim.shooter, &mut rng_for(sim.seed, i as u64, 1));
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                let mut record = game.record_with_layout();
+                record.meta = crate::problem::Meta {
+                    name: Some(format!("game-{}", i + 1)),
+                    source: Some(format!(
+                        "broadside simulate: {} against the {} placer, seed {}",
+                        sim.shooter, sim.placer, sim.seed
+                    )),
+                };
+                Played { shots, record }
+            })
+            .collect()
+    });
     let seconds = start.elapsed().as_secs_f64();
     Ok((summarize(sim, &played, seconds), played))
 }

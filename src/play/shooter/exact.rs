@@ -8,7 +8,9 @@ use super::{Shooter, any, open, shuffle};
 use crate::engine::Engine;
 use crate::heat::HeatMap;
 use crate::observe::{Observations, Shot, ShotResult};
+use crate::play::book::Book;
 use crate::play::game::Setup;
+use crate::play::optimal::Optimal;
 use crate::problem::Problem;
 use crate::sample::{ATTEMPTS_PER_BOARD, Sampler, SamplerKind, cell_counts};
 
@@ -23,23 +25,76 @@ pub(super) fn position(setup: &Setup, shots: &[Shot]) -> Option<Problem> {
     spec.build().ok()
 }
 
-/// The exact heat map after `shots`; `None` where no engine could finish.
+/// The exact heat map after `shots`, from the process's book when it holds it; `None` where
+/// no engine could finish.
 fn exact_heat(setup: &Setup, shots: &[Shot]) -> Option<HeatMap> {
-    position(setup, shots)
-        .and_then(|p| HeatMap::compute(&p, Engine::Auto).ok())
-        .filter(|h| h.complete)
+    let p = position(setup, shots)?;
+    Book::shared(setup).heat(&p, shots, Engine::Auto)
 }
 
 /// A cell of highest exact probability, ties broken at random; any open cell where the
 /// count fails.
 pub(super) fn greedy(setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
-    let best = exact_heat(setup, shots)
-        .map(|h| h.best().0)
-        .unwrap_or_default();
+    greedy_on(exact_heat(setup, shots).as_ref(), setup, shots, rng)
+}
+
+/// A cell of highest probability on `heat`, ties broken at random; any open cell without a
+/// map.
+fn greedy_on(heat: Option<&HeatMap>, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    let best = heat.map(|h| h.best().0).unwrap_or_default();
     if best.is_empty() {
         return any(&open(setup, shots), rng);
     }
     any(&best, rng)
+}
+
+/// The belief states an endgame solver may solve before play goes back to greedy.
+const ENDGAME_STATES: usize = 2_000_000;
+
+/// Greedy until at most `most` layouts are consistent, then optimal play on those (an
+/// expectimax over belief states, kept for the rest of the game).
+pub(super) struct Endgame {
+    most: u128,
+    solver: Option<Optimal>,
+    gave_up: bool,
+}
+
+impl Endgame {
+    pub(super) fn new(most: u64) -> Self {
+        Endgame {
+            most: most as u128,
+            solver: None,
+            gave_up: false,
+        }
+    }
+}
+
+impl Shooter for Endgame {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+        if let Some(solver) = &mut self.solver {
+            match solver.choose(shots) {
+                Some(c) => return c,
+                None => {
+                    self.solver = None;
+                    self.gave_up = true;
+                }
+            }
+        }
+        let heat = exact_heat(setup, shots);
+        if !self.gave_up
+            && let Some(h) = &heat
+            && h.layouts <= self.most
+            && let Ok(mut solver) =
+                Optimal::position(setup, shots, self.most as usize, ENDGAME_STATES)
+        {
+            if let Some(c) = solver.choose(shots) {
+                self.solver = Some(solver);
+                return c;
+            }
+            self.gave_up = true;
+        }
+        greedy_on(heat.as_ref(), setup, shots, rng)
+    }
 }
 
 /// Ships not reported sunk (under sinking `none`, the whole fleet).

@@ -21,6 +21,8 @@
 //!   (000's method with its weighted sampler).
 //! - [`ShooterKind::Lookahead`]: 002's LA: the cell that gives the most layouts hit within the
 //!   next few shots, the later ones assumed to miss.
+//! - [`ShooterKind::Endgame`]: greedy until few layouts are consistent, then optimal play on
+//!   them (expectimax over belief states, see [`crate::play::Optimal`]).
 //! - [`ShooterKind::Mcts`]: 001's Monte Carlo tree search (UCT) over layouts drawn uniformly
 //!   from those consistent with the shots.
 
@@ -38,7 +40,7 @@ mod hunt;
 mod mcts;
 
 use density::Density;
-use exact::{Greedy, Lookahead, MinPossible, Sampled};
+use exact::{Endgame, Greedy, Lookahead, MinPossible, Sampled};
 use hunt::{Hunt, HuntTarget};
 use mcts::Mcts;
 
@@ -51,7 +53,7 @@ pub trait Shooter: Send {
 /// The shooters broadside has; see the module documentation. As words (`FromStr` and
 /// `Display`): `random`, `hunt-target`, `parity`, `checkerboard`, `knight`, `density`,
 /// `greedy`, `mp:X`, `sampled:N` (or `sampled:N:weighted`), `lookahead:D` (or 002's
-/// `lookahead:D.Y.X`) and `mcts:N`.
+/// `lookahead:D.Y.X`), `endgame:N` and `mcts:N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShooterKind {
     /// Any cell not fired at.
@@ -94,6 +96,12 @@ pub enum ShooterKind {
         /// The most open cells at which the exact stage starts; `None`: from the first shot.
         open: Option<usize>,
     },
+    /// Greedy until at most `layouts` layouts are consistent with the shots, then optimal
+    /// (`endgame:N`).
+    Endgame {
+        /// The most consistent layouts at which optimal play takes over.
+        layouts: u64,
+    },
     /// UCT with `iterations` playouts per shot (`mcts:N`).
     Mcts {
         /// Playouts per shot.
@@ -113,6 +121,7 @@ const SHOOTER_WORDS: &[&str] = &[
     "mp:X",
     "sampled:N",
     "lookahead:D",
+    "endgame:N",
     "mcts:N",
 ];
 
@@ -179,6 +188,12 @@ impl std::str::FromStr for ShooterKind {
                 }
                 ShooterKind::Lookahead { plies, moves, open }
             }
+            ("endgame", p) => ShooterKind::Endgame {
+                layouts: number(
+                    p.unwrap_or(""),
+                    "endgame:N, optimal play once at most N layouts are consistent (e.g. endgame:1000)",
+                )?,
+            },
             ("mcts", p) => ShooterKind::Mcts {
                 iterations: number(
                     p.unwrap_or(""),
@@ -218,6 +233,7 @@ impl std::fmt::Display for ShooterKind {
                     None => Ok(()),
                 }
             }
+            ShooterKind::Endgame { layouts } => write!(f, "endgame:{layouts}"),
             ShooterKind::Mcts { iterations } => write!(f, "mcts:{iterations}"),
         }
     }
@@ -245,6 +261,7 @@ impl ShooterKind {
             ShooterKind::Lookahead { plies, moves, open } => {
                 Box::new(Lookahead::new(plies, moves, open))
             }
+            ShooterKind::Endgame { layouts } => Box::new(Endgame::new(layouts)),
             ShooterKind::Mcts { iterations } => Box::new(Mcts { iterations }),
         }
     }

@@ -1,0 +1,402 @@
+//! Optimal play on small boards: the least expected number of shots to sink the whole fleet,
+//! by expectimax over belief states, and the expected shots of exact greedy beside it.
+//!
+//! Every layout of the game is listed once and taken as equally likely (the hidden layout of
+//! the uniform placer). A belief state is the set of layouts consistent with the shots so far
+//! and the cells fired at; its value is the least, over the cells that hold a ship in some
+//! consistent layout (a cell that holds none is a wasted shot), of one plus the value of each
+//! report the shot can give, weighed by how many layouts give it. The report is what the game
+//! says: miss, hit, the sunk ship's type (announced) or cells (revealed), and whether the game
+//! is over. The value depends only on the layouts left and the cells of theirs already hit, so
+//! it is kept per (layouts, fired cells among theirs) and each such state is solved once.
+//!
+//! Greedy's expected shots come from the same states: at each it fires at a cell in the most
+//! consistent layouts, ties split evenly (its tie-break is uniform), so the figure is exact,
+//! not simulated.
+
+use std::collections::HashMap;
+
+use super::game::Setup;
+use crate::engine::Enumerator;
+use crate::error::Error;
+use crate::observe::{Observations, Shot, ShotResult, Sinking};
+
+/// The cells of `shots`, as a mask.
+fn fired(shots: &[Shot]) -> u128 {
+    shots.iter().fold(0, |m, s| m | 1 << s.cell)
+}
+
+/// The most cells a board may have here (a belief's fired cells are one `u128`).
+pub const MAX_CELLS: usize = 128;
+
+/// The expected shots to end the game from the solver's position (the empty board for
+/// [`Optimal::new`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Expected {
+    /// The game's layouts (each equally likely).
+    pub layouts: usize,
+    /// The least expected number of shots any shooter can reach.
+    pub optimal: f64,
+    /// The expected shots of exact greedy (ties broken uniformly at random).
+    pub greedy: f64,
+    /// A first shot of an optimal shooter.
+    pub first: usize,
+    /// The belief states solved for the optimal value.
+    pub states: usize,
+}
+
+/// What a shot reports: miss, hit, game over, or a sunk ship (its type under the announced
+/// rule, its cells under the revealed one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Report {
+    Miss,
+    Hit,
+    Over,
+    Sunk(usize),
+    Revealed(u128),
+}
+
+/// The solver for one game: its layouts as bitmasks, and the values found.
+pub struct Optimal {
+    /// Per layout, its ships: cells and type.
+    ships: Vec<Vec<(u128, usize)>>,
+    /// Per layout, all its ship cells.
+    cells: Vec<u128>,
+    sinking: Sinking,
+    /// The cells fired at in the position the solver was made for.
+    fired: u128,
+    /// The board's symmetries under which the layouts are closed: per symmetry, where each
+    /// cell goes and where each layout goes.
+    symmetries: Vec<(Vec<usize>, Vec<u32>)>,
+    /// The solved states, keyed in their least symmetric form, with a best cell there.
+    best: HashMap<(u128, Vec<u32>), (f64, usize)>,
+    greedy: HashMap<(u128, Vec<u32>), f64>,
+    max_states: usize,
+}
+
+impl Optimal {
+    /// The solver for `setup` from its empty board, with every layout listed; at most
+    /// `max_states` belief states are solved before [`Optimal::expected`] gives up. Boards
+    /// of more than [`MAX_CELLS`] cells and fleets with more than `max_layouts` layouts are
+    /// refused.
+    pub fn new(setup: &Setup, max_layouts: usize, max_states: usize) -> Result<Optimal, Error> {
+        Optimal::position(setup, &[], max_layouts, max_states)
+    }
+
+    /// The solver for the position after `shots` under `setup`: the layouts consistent with
+    /// them are listed, and [`Optimal::choose`] answers from this and every later position.
+    pub fn position(
+        setup: &Setup,
+        shots: &[Shot],
+        max_layouts: usize,
+        max_states: usize,
+    ) -> Result<Optimal, Error> {
+        if setup.dims.cells() > MAX_CELLS {
+            return Err(Error::Request(format!(
+                "optimal play is solved on boards of at most {MAX_CELLS} cells, not {}",
+                setup.dims
+            )));
+        }
+        let mut spec = setup.empty();
+        spec.observations = Observations {
+            sinking: setup.sinking,
+            shots: shots.to_vec(),
+        };
+        let problem = spec.build().map_err(Error::from)?;
+        let mut ships = Vec::new();
+        let mut cells = Vec::new();
+        for layout in Enumerator::new(&problem).solutions() {
+            if ships.len() == max_layouts {
+                return Err(Error::Request(format!(
+                    "more than {max_layouts} layouts are consistent: too many to solve \
+                     optimal play"
+                )));
+            }
+            let s: Vec<(u128, usize)> = layout
+                .ships
+                .iter()
+                .map(|s| (s.cells.iter().fold(0u128, |m, &c| m | 1 << c), s.ty))
+                .collect();
+            cells.push(s.iter().fold(0, |m, &(c, _)| m | c));
+            ships.push(s);
+        }
+        if ships.is_empty() {
+            return Err(Error::Request(
+                "no layout is consistent: nothing to play".into(),
+            ));
+        }
+        let symmetries = symmetries(setup, &ships);
+        Ok(Optimal {
+            ships,
+            cells,
+            symmetries,
+            sinking: setup.sinking,
+            fired: fired(shots),
+            best: HashMap::new(),
+            greedy: HashMap::new(),
+            max_states,
+        })
+    }
+
+    /// A cell an optimal shooter fires at after `shots`, which extend the shots the solver
+    /// was made for; `None` past the state budget, or when the shots are not such an
+    /// extension.
+    pub fn choose(&mut self, shots: &[Shot]) -> Option<usize> {
+        let now = fired(shots);
+        if now & self.fired != self.fired {
+            return None;
+        }
+        let members: Vec<u32> = (0..self.ships.len() as u32)
+            .filter(|&l| {
+                let mut before = 0u128;
+                shots.iter().all(|s| {
+                    let r = self.report(l as usize, before, s.cell);
+                    before |= 1 << s.cell;
+                    // The solver's layouts all agree with the shots it was made for.
+                    if self.fired & 1 << s.cell != 0 {
+                        return true;
+                    }
+                    match (&s.result, r) {
+                        (ShotResult::Miss, Report::Miss) => true,
+                        (ShotResult::Hit, Report::Hit) => true,
+                        (ShotResult::Sunk { ty, .. }, Report::Sunk(t)) => *ty == t,
+                        (ShotResult::Sunk { ty, cells }, Report::Revealed(m)) => {
+                            cells.iter().fold(0u128, |a, &c| a | 1 << c) == m
+                                && self.ships[l as usize]
+                                    .iter()
+                                    .any(|&(s, t)| s == m && t == *ty)
+                        }
+                        _ => false,
+                    }
+                })
+            })
+            .collect();
+        if members.is_empty() {
+            return None;
+        }
+        self.value(&members, now).map(|(_, c)| c)
+    }
+
+    /// The optimal and greedy expected shots from the solver's position; an error once more than
+    /// the solver's `max_states` belief states would be needed.
+    pub fn expected(&mut self) -> Result<Expected, Error> {
+        let all: Vec<u32> = (0..self.ships.len() as u32).collect();
+        let (optimal, first) = self.value(&all, self.fired).ok_or_else(|| {
+            Error::Request(format!(
+                "optimal play needs more than {} belief states here",
+                self.max_states
+            ))
+        })?;
+        let greedy = self.greedy_value(&all, self.fired);
+        Ok(Expected {
+            layouts: self.ships.len(),
+            optimal,
+            greedy,
+            first,
+            states: self.best.len(),
+        })
+    }
+
+    /// What firing at `cell` reports against layout `l`, `fired` the cells fired before.
+    fn report(&self, l: usize, fired: u128, cell: usize) -> Report {
+        let bit = 1u128 << cell;
+        let after = fired | bit;
+        let Some(&(ship, ty)) = self.ships[l].iter().find(|&&(m, _)| m & bit != 0) else {
+            return Report::Miss;
+        };
+        if self.cells[l] & !after == 0 {
+            return Report::Over;
+        }
+        if ship & !after != 0 {
+            return Report::Hit;
+        }
+        match self.sinking {
+            Sinking::None => Report::Hit,
+            Sinking::Announced => Report::Sunk(ty),
+            Sinking::Revealed => Report::Revealed(ship),
+        }
+    }
+
+    /// The layouts of `members` split by what a shot at `cell` reports, the game-over ones
+    /// left out (they need no more shots).
+    fn split(&self, members: &[u32], fired: u128, cell: usize) -> Vec<Vec<u32>> {
+        let mut groups: Vec<(Report, Vec<u32>)> = Vec::new();
+        for &l in members {
+            let r = self.report(l as usize, fired, cell);
+            if r == Report::Over {
+                continue;
+            }
+            match groups.iter_mut().find(|(k, _)| *k == r) {
+                Some((_, g)) => g.push(l),
+                None => groups.push((r, vec![l])),
+            }
+        }
+        groups.into_iter().map(|(_, g)| g).collect()
+    }
+
+    /// The cells worth a shot: unfired, holding a ship in some layout of `members`; with the
+    /// number of those layouts.
+    fn targets(&self, members: &[u32], fired: u128) -> Vec<(usize, usize)> {
+        let mut n = [0usize; MAX_CELLS];
+        for &l in members {
+            let mut m = self.cells[l as usize] & !fired;
+            while m != 0 {
+                n[m.trailing_zeros() as usize] += 1;
+                m &= m - 1;
+            }
+        }
+        (0..MAX_CELLS)
+            .filter(|&c| n[c] > 0)
+            .map(|c| (c, n[c]))
+            .collect()
+    }
+
+    /// The expected ship cells not yet hit: the least expected shots to end the game.
+    fn floor(&self, members: &[u32], fired: u128) -> f64 {
+        let unhit: u32 = members
+            .iter()
+            .map(|&l| (self.cells[l as usize] & !fired).count_ones())
+            .sum();
+        unhit as f64 / members.len() as f64
+    }
+
+    /// The key of a state: the fired cells that matter (ship cells of some layout left) and
+    /// the layouts, in the least of their symmetric forms; and the symmetry that takes the
+    /// state there.
+    fn key(&self, members: &[u32], fired: u128) -> ((u128, Vec<u32>), usize) {
+        let union = members
+            .iter()
+            .fold(0u128, |m, &l| m | self.cells[l as usize]);
+        let fired = fired & union;
+        let mut best: Option<((u128, Vec<u32>), usize)> = None;
+        for (i, (cells, layouts)) in self.symmetries.iter().enumerate() {
+            let mut f = 0u128;
+            let mut m = fired;
+            while m != 0 {
+                f |= 1 << cells[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            let mut ls: Vec<u32> = members.iter().map(|&l| layouts[l as usize]).collect();
+            ls.sort_unstable();
+            if best.as_ref().is_none_or(|(k, _)| (f, &ls) < (k.0, &k.1)) {
+                best = Some(((f, ls), i));
+            }
+        }
+        best.expect("the identity is a symmetry")
+    }
+
+    /// Where a cell of the key's frame is on the board, `g` the symmetry that gave the key.
+    fn unmap(&self, g: usize, cell: usize) -> usize {
+        let cells = &self.symmetries[g].0;
+        (0..cells.len()).find(|&c| cells[c] == cell).unwrap_or(cell)
+    }
+
+    /// The least expected shots to end the game from this state, and a cell that reaches
+    /// it; `None` past the state budget.
+    fn value(&mut self, members: &[u32], fired: u128) -> Option<(f64, usize)> {
+        let (key, g) = self.key(members, fired);
+        if let Some(&(v, cell)) = self.best.get(&key) {
+            return Some((v, self.unmap(g, cell)));
+        }
+        if self.best.len() >= self.max_states {
+            return None;
+        }
+        let total = members.len() as f64;
+        let mut best = (f64::INFINITY, 0);
+        // Branch and bound: a layout needs at least one shot per ship cell not yet hit, so
+        // a state needs at least `floor` shots, and a shot at a cell hit in `n` layouts
+        // leaves at least `floor - n / total`. The likeliest cells come first (greedy's
+        // choice is a good first bound) and once a cell's bound reaches the best found, so
+        // do all the cells after it.
+        let floor = self.floor(members, fired);
+        let mut targets = self.targets(members, fired);
+        targets.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+        for (cell, n) in targets {
+            let mut v = 1.0 + floor - n as f64 / total;
+            if v >= best.0 {
+                break;
+            }
+            let after = fired | 1 << cell;
+            for g in self.split(members, fired, cell) {
+                let p = g.len() as f64 / total;
+                let exact = self.value(&g, after)?.0;
+                v += p * (exact - self.floor(&g, after));
+                if v >= best.0 {
+                    break;
+                }
+            }
+            if v < best.0 {
+                best = (v, cell);
+            }
+        }
+        self.best
+            .insert(key, (best.0, self.symmetries[g].0[best.1]));
+        Some(best)
+    }
+
+    /// Greedy's expected shots to end the game from this state.
+    fn greedy_value(&mut self, members: &[u32], fired: u128) -> f64 {
+        let (key, _) = self.key(members, fired);
+        if let Some(&v) = self.greedy.get(&key) {
+            return v;
+        }
+        let targets = self.targets(members, fired);
+        let top = targets.iter().map(|&(_, n)| n).max().unwrap_or(0);
+        let ties: Vec<usize> = targets
+            .iter()
+            .filter(|&&(_, n)| n == top)
+            .map(|&(c, _)| c)
+            .collect();
+        let total = members.len() as f64;
+        let mut sum = 0.0;
+        for &cell in &ties {
+            let mut v = 1.0;
+            for g in self.split(members, fired, cell) {
+                v += g.len() as f64 / total * self.greedy_value(&g, fired | 1 << cell);
+            }
+            sum += v;
+        }
+        let v = sum / ties.len() as f64;
+        self.greedy.insert(key, v);
+        v
+    }
+}
+
+/// The symmetries of `setup`'s board under which `ships` (a list of layouts) is closed: where
+/// each cell goes, and where each layout goes. The identity is first.
+fn symmetries(setup: &Setup, ships: &[Vec<(u128, usize)>]) -> Vec<(Vec<usize>, Vec<u32>)> {
+    let d = setup.dims;
+    let canonical = |l: &[(u128, usize)]| {
+        let mut v = l.to_vec();
+        v.sort_unstable();
+        v
+    };
+    let index: HashMap<Vec<(u128, usize)>, u32> = ships
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (canonical(l), i as u32))
+        .collect();
+    d.symmetries()
+        .into_iter()
+        .filter_map(|g| {
+            let cells: Vec<usize> = (0..d.cells()).map(|c| g.apply(d, c)).collect();
+            let moved = |m: u128| {
+                let mut out = 0u128;
+                let mut m = m;
+                while m != 0 {
+                    out |= 1 << cells[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                out
+            };
+            let layouts = ships
+                .iter()
+                .map(|l| {
+                    let image: Vec<(u128, usize)> = l.iter().map(|&(m, t)| (moved(m), t)).collect();
+                    index.get(&canonical(&image)).copied()
+                })
+                .collect::<Option<Vec<u32>>>()?;
+            Some((cells, layouts))
+        })
+        .collect()
+}
