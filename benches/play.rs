@@ -1,11 +1,14 @@
-//! Self-play speed: one game of each shooter against layouts drawn beforehand, on one core.
-//! Each timed game is checked to end with the whole fleet sunk.
+//! Self-play speed: one game of each shooter against layouts drawn beforehand, on one core,
+//! and exact greedy's games and per-shot updates. Each timed game is checked to end with the
+//! whole fleet sunk, each heat map against the DP's count from scratch.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use broadside::play::{Game, Placer, PlacerKind, Setup, ShooterKind, empty_board, play};
+use broadside::heat::HeatMap;
+use broadside::play::{Book, Game, Placer, PlacerKind, Setup, ShooterKind, empty_board, play};
+use broadside::{Engine, ShotResult};
 
 fn games(c: &mut Criterion) {
     let setup = Setup::standard();
@@ -38,5 +41,66 @@ fn games(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, games);
+/// Exact greedy: whole games with the process's book warming over the runs (as in a long
+/// `simulate`), and one shot's update: the exact heat map of a position with four ships
+/// afloat (counted afresh each time), and of an opening position taken from the book.
+fn exact(c: &mut Criterion) {
+    let setup = Setup::standard();
+    let empty = empty_board(&setup).unwrap();
+    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, &empty).unwrap();
+    let mut rng = StdRng::seed_from_u64(2);
+    let layouts: Vec<_> = (0..50).map(|_| placer.place(&mut rng).unwrap()).collect();
+    let ship_cells = setup.fleet.cell_count();
+    // A game played to its first sinking, and its opening (the shots before the first hit).
+    let mut game = Game::new(setup.clone(), layouts[0].clone());
+    let mut greedy = ShooterKind::Greedy.shooter();
+    while !game
+        .shots()
+        .iter()
+        .any(|s| matches!(s.result, ShotResult::Sunk { .. }))
+    {
+        let cell = greedy.choose(&setup, game.shots(), &mut rng);
+        game.fire(cell);
+    }
+    let sunk = game.shots().to_vec();
+    let opening: Vec<_> = sunk
+        .iter()
+        .take_while(|s| s.result == ShotResult::Miss)
+        .cloned()
+        .collect();
+    let position = |shots: &[broadside::Shot]| setup.after(shots).build().unwrap();
+    let (after, start) = (position(&sunk), position(&opening));
+    let truth = HeatMap::compute(&after, Engine::Dp).unwrap();
+    let opening_truth = HeatMap::compute(&start, Engine::Dp).unwrap();
+    let book = Book::shared(&setup);
+    let mut g = c.benchmark_group("exact play");
+    g.sample_size(10);
+    g.bench_function("per-shot update, four ships afloat, counted", |b| {
+        b.iter(|| {
+            let h = HeatMap::compute(&after, Engine::Auto).unwrap();
+            assert_eq!(h.per_cell, truth.per_cell);
+            h.layouts
+        });
+    });
+    g.bench_function("per-shot update, opening, from the book", |b| {
+        b.iter(|| {
+            let h = book.heat(&start, &opening, Engine::Auto).unwrap();
+            assert_eq!(h.per_cell, opening_truth.per_cell);
+            h.layouts
+        });
+    });
+    g.bench_function("standard game, greedy, book warming", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            let mut game = Game::new(setup.clone(), layouts[i % layouts.len()].clone());
+            let shots = play(&mut game, ShooterKind::Greedy, &mut rng);
+            assert!(game.is_over() && shots >= ship_cells && shots <= 100);
+            i += 1;
+            shots
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, games, exact);
 criterion_main!(benches);

@@ -6,15 +6,10 @@ use std::time::Duration;
 
 use broadside::heat::HeatMap;
 use broadside::play::{Book, PlacerKind, Setup, ShooterKind, Simulation, simulate};
-use broadside::{Dims, Engine, Fleet, Observations, Problem, Rules, Shot, ShotResult, Sinking};
+use broadside::{Dims, Engine, Fleet, Problem, Rules, Shot, ShotResult, Sinking};
 
 fn position(setup: &Setup, shots: &[Shot]) -> Problem {
-    let mut spec = setup.empty();
-    spec.observations = Observations {
-        sinking: setup.sinking,
-        shots: shots.to_vec(),
-    };
-    spec.build().unwrap()
+    setup.after(shots).build().unwrap()
 }
 
 /// The shots reflected in the board's main diagonal (a symmetry of a square board).

@@ -5,7 +5,7 @@
 use broadside::heat::HeatMap;
 use broadside::layout::Ship;
 use broadside::play::{Game, Optimal, Setup};
-use broadside::{Dims, Engine, Fleet, Layout, Observations, Problem, Rules, ShotResult, Sinking};
+use broadside::{Dims, Engine, Fleet, Layout, Problem, Rules, ShotResult, Sinking};
 
 fn setup(w: usize, h: usize, fleet: &[usize], rules: Rules, sinking: Sinking) -> Setup {
     Setup {
@@ -99,13 +99,7 @@ fn brute(games: &[Game], total: usize) -> f64 {
 /// Greedy's expected shots: at each state, the cells of highest probability by the
 /// enumerator's heat map of the game record, ties split evenly.
 fn brute_greedy(games: &[Game]) -> f64 {
-    let s = games[0].setup().clone();
-    let mut spec = s.empty();
-    spec.observations = Observations {
-        sinking: s.sinking,
-        shots: games[0].shots().to_vec(),
-    };
-    let heat = HeatMap::compute(&spec.build().unwrap(), Engine::Enum).unwrap();
+    let heat = HeatMap::compute(&games[0].record().build().unwrap(), Engine::Enum).unwrap();
     assert_eq!(heat.layouts, games.len() as u128, "the heat map's layouts");
     let ties = heat.best().0;
     let mut sum = 0.0;

@@ -158,7 +158,7 @@ enum Command {
     /// Two shooters against each other, taking turns, on paired boards: who sinks the other's
     /// fleet first.
     Match(play::MatchArgs),
-    /// Optimal play on a small board (at most 64 cells): the least expected shots any shooter
+    /// Optimal play on a small board (at most 128 cells): the least expected shots any shooter
     /// can reach, by expectimax over belief states, and exact greedy's beside it.
     Optimal(play::OptimalArgs),
     /// Seed 000's evaluation: how often the likeliest cells of an exact or a sampled heat map

@@ -81,7 +81,7 @@ impl SetupOptions {
 #[derive(Args)]
 pub struct SimulateArgs {
     /// Who shoots: random, hunt-target, parity, checkerboard, knight, density, greedy (exact),
-    /// mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X) or mcts:N; see docs/GAME.md.
+    /// mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X), endgame:N or mcts:N; see docs/PLAY.md.
     #[arg(long)]
     shooter: ShooterKind,
     /// The sampler of a sampled:N shooter: uniform (exact) or weighted (seed 000's).

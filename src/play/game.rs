@@ -51,6 +51,16 @@ impl Setup {
         }
     }
 
+    /// The position after `shots` under this game's rules, as a game record.
+    pub fn after(&self, shots: &[Shot]) -> ProblemSpec {
+        let mut spec = self.empty();
+        spec.observations = Observations {
+            sinking: self.sinking,
+            shots: shots.to_vec(),
+        };
+        spec
+    }
+
     /// The empty board of this game as a problem (no shots yet).
     pub fn empty(&self) -> ProblemSpec {
         let mut spec = ProblemSpec::empty(self.dims, self.fleet.clone(), self.rules);
@@ -202,12 +212,7 @@ impl Game {
     /// as a game record. Write it with [`crate::format::text::print`] to replay the position
     /// with `broadside probs`.
     pub fn record(&self) -> ProblemSpec {
-        let mut spec = self.setup.empty();
-        spec.observations = Observations {
-            sinking: self.setup.sinking,
-            shots: self.shots.clone(),
-        };
-        spec
+        self.setup.after(&self.shots)
     }
 
     /// [`Game::record`] with the hidden layout as its recorded solution: the whole game.

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use super::game::Setup;
 use crate::engine::Enumerator;
 use crate::error::Error;
-use crate::observe::{Observations, Shot, ShotResult, Sinking};
+use crate::observe::{Shot, ShotResult, Sinking};
 
 /// The cells of `shots`, as a mask.
 fn fired(shots: &[Shot]) -> u128 {
@@ -97,12 +97,7 @@ impl Optimal {
                 setup.dims
             )));
         }
-        let mut spec = setup.empty();
-        spec.observations = Observations {
-            sinking: setup.sinking,
-            shots: shots.to_vec(),
-        };
-        let problem = spec.build().map_err(Error::from)?;
+        let problem = setup.after(shots).build().map_err(Error::from)?;
         let mut ships = Vec::new();
         let mut cells = Vec::new();
         for layout in Enumerator::new(&problem).solutions() {

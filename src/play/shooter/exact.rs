@@ -7,7 +7,7 @@ use super::hunt::{Hunt, HuntTarget};
 use super::{Shooter, any, open, shuffle};
 use crate::engine::Engine;
 use crate::heat::HeatMap;
-use crate::observe::{Observations, Shot, ShotResult};
+use crate::observe::{Shot, ShotResult};
 use crate::play::book::Book;
 use crate::play::game::Setup;
 use crate::play::optimal::Optimal;
@@ -17,12 +17,7 @@ use crate::sample::{ATTEMPTS_PER_BOARD, Sampler, SamplerKind, cell_counts};
 /// The position after `shots`, built; `None` only if the shots contradict the rules (never
 /// for the record of a real game).
 pub(super) fn position(setup: &Setup, shots: &[Shot]) -> Option<Problem> {
-    let mut spec = setup.empty();
-    spec.observations = Observations {
-        sinking: setup.sinking,
-        shots: shots.to_vec(),
-    };
-    spec.build().ok()
+    setup.after(shots).build().ok()
 }
 
 /// The exact heat map after `shots`, from the process's book when it holds it; `None` where
@@ -49,7 +44,7 @@ fn greedy_on(heat: Option<&HeatMap>, setup: &Setup, shots: &[Shot], rng: &mut St
 }
 
 /// The belief states an endgame solver may solve before play goes back to greedy.
-const ENDGAME_STATES: usize = 2_000_000;
+const ENDGAME_STATES: usize = 200_000;
 
 /// Greedy until at most `most` layouts are consistent, then optimal play on those (an
 /// expectimax over belief states, kept for the rest of the game).
