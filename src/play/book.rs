@@ -31,6 +31,9 @@ pub const STORE_AFTER: Duration = Duration::from_millis(5);
 /// The most positions kept for one game's rules (each holds a count per cell).
 pub const MAX_ENTRIES: usize = 50_000;
 
+/// The most games' rules a process keeps books for.
+pub const MAX_BOOKS: usize = 8;
+
 /// One position's counts, in the book's frame.
 struct Entry {
     layouts: u128,
@@ -67,7 +70,8 @@ impl Book {
         }
     }
 
-    /// The book every game under `setup` shares in this process.
+    /// The book every game under `setup` shares in this process (books are kept for the
+    /// last [`MAX_BOOKS`] rules that started one).
     pub fn shared(setup: &Setup) -> Arc<Book> {
         static BOOKS: OnceLock<Mutex<Vec<Arc<Book>>>> = OnceLock::new();
         let mut books = BOOKS
@@ -78,6 +82,10 @@ impl Book {
             return b.clone();
         }
         let b = Arc::new(Book::new(setup, STORE_AFTER));
+        if books.len() == MAX_BOOKS {
+            // A long-lived process (`serve`) may see many games' rules: the oldest goes.
+            books.remove(0);
+        }
         books.push(b.clone());
         b
     }
