@@ -65,9 +65,8 @@ pub struct Optimal {
     sinking: Sinking,
     /// The cells fired at in the position the solver was made for.
     fired: u128,
-    /// The board's symmetries under which the layouts are closed: per symmetry, where each
-    /// cell goes and where each layout goes.
-    symmetries: Vec<(Vec<usize>, Vec<u32>)>,
+    /// The board's symmetries under which the layouts are closed.
+    symmetries: Vec<Image>,
     /// The solved states, keyed in their least symmetric form, with a best cell there.
     best: HashMap<(u128, Vec<u32>), (f64, usize)>,
     greedy: HashMap<(u128, Vec<u32>), f64>,
@@ -264,14 +263,9 @@ impl Optimal {
             .fold(0u128, |m, &l| m | self.cells[l as usize]);
         let fired = fired & union;
         let mut best: Option<((u128, Vec<u32>), usize)> = None;
-        for (i, (cells, layouts)) in self.symmetries.iter().enumerate() {
-            let mut f = 0u128;
-            let mut m = fired;
-            while m != 0 {
-                f |= 1 << cells[m.trailing_zeros() as usize];
-                m &= m - 1;
-            }
-            let mut ls: Vec<u32> = members.iter().map(|&l| layouts[l as usize]).collect();
+        for (i, g) in self.symmetries.iter().enumerate() {
+            let f = g.mask(fired);
+            let mut ls: Vec<u32> = members.iter().map(|&l| g.layouts[l as usize]).collect();
             ls.sort_unstable();
             if best.as_ref().is_none_or(|(k, _)| (f, &ls) < (k.0, &k.1)) {
                 best = Some(((f, ls), i));
@@ -280,18 +274,12 @@ impl Optimal {
         best.expect("the identity is a symmetry")
     }
 
-    /// Where a cell of the key's frame is on the board, `g` the symmetry that gave the key.
-    fn unmap(&self, g: usize, cell: usize) -> usize {
-        let cells = &self.symmetries[g].0;
-        (0..cells.len()).find(|&c| cells[c] == cell).unwrap_or(cell)
-    }
-
     /// The least expected shots to end the game from this state, and a cell that reaches
     /// it; `None` past the state budget.
     fn value(&mut self, members: &[u32], fired: u128) -> Option<(f64, usize)> {
         let (key, g) = self.key(members, fired);
         if let Some(&(v, cell)) = self.best.get(&key) {
-            return Some((v, self.unmap(g, cell)));
+            return Some((v, self.symmetries[g].back[cell]));
         }
         if self.best.len() >= self.max_states {
             return None;
@@ -325,7 +313,7 @@ impl Optimal {
             }
         }
         self.best
-            .insert(key, (best.0, self.symmetries[g].0[best.1]));
+            .insert(key, (best.0, self.symmetries[g].cells[best.1]));
         Some(best)
     }
 
@@ -357,9 +345,29 @@ impl Optimal {
     }
 }
 
-/// The symmetries of `setup`'s board under which `ships` (a list of layouts) is closed: where
-/// each cell goes, and where each layout goes. The identity is first.
-fn symmetries(setup: &Setup, ships: &[Vec<(u128, usize)>]) -> Vec<(Vec<usize>, Vec<u32>)> {
+/// A symmetry of the board as the solver uses it: where each cell goes, where it comes from,
+/// and where each layout goes.
+struct Image {
+    cells: Vec<usize>,
+    back: Vec<usize>,
+    layouts: Vec<u32>,
+}
+
+impl Image {
+    /// The image of a set of cells.
+    fn mask(&self, mut m: u128) -> u128 {
+        let mut out = 0u128;
+        while m != 0 {
+            out |= 1 << self.cells[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+/// The symmetries of `setup`'s board under which `ships` (a list of layouts) is closed. The
+/// identity is first.
+fn symmetries(setup: &Setup, ships: &[Vec<(u128, usize)>]) -> Vec<Image> {
     let d = setup.dims;
     let canonical = |l: &[(u128, usize)]| {
         let mut v = l.to_vec();
@@ -375,23 +383,24 @@ fn symmetries(setup: &Setup, ships: &[Vec<(u128, usize)>]) -> Vec<(Vec<usize>, V
         .into_iter()
         .filter_map(|g| {
             let cells: Vec<usize> = (0..d.cells()).map(|c| g.apply(d, c)).collect();
-            let moved = |m: u128| {
-                let mut out = 0u128;
-                let mut m = m;
-                while m != 0 {
-                    out |= 1 << cells[m.trailing_zeros() as usize];
-                    m &= m - 1;
-                }
-                out
+            let mut back = vec![0; cells.len()];
+            for (c, &to) in cells.iter().enumerate() {
+                back[to] = c;
+            }
+            let mut image = Image {
+                cells,
+                back,
+                layouts: Vec::new(),
             };
-            let layouts = ships
+            image.layouts = ships
                 .iter()
                 .map(|l| {
-                    let image: Vec<(u128, usize)> = l.iter().map(|&(m, t)| (moved(m), t)).collect();
-                    index.get(&canonical(&image)).copied()
+                    let moved: Vec<(u128, usize)> =
+                        l.iter().map(|&(m, t)| (image.mask(m), t)).collect();
+                    index.get(&canonical(&moved)).copied()
                 })
                 .collect::<Option<Vec<u32>>>()?;
-            Some((cells, layouts))
+            Some(image)
         })
         .collect()
 }
