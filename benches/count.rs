@@ -95,7 +95,7 @@ fn bench(c: &mut Criterion) {
             };
             match broadside::answer::probs(&p, broadside::Engine::Auto, &opts).unwrap() {
                 broadside::answer::ProbsReport::Map(h) => {
-                    assert_eq!(h.layouts, *expected);
+                    assert_eq!(h.layouts, (*expected).into());
                     black_box(h)
                 }
                 other => panic!("no map: {other:?}"),

@@ -181,16 +181,15 @@ impl Fleet {
     }
 
     /// The number of ways to tell identical ships apart: the product of `count!` over types.
-    /// Multiply a layout count by this to count with labelled ships. `None` if it exceeds
-    /// 128 bits.
-    pub fn labelling_factor(&self) -> Option<u128> {
-        let mut f = 1u128;
+    /// Multiply a layout count by this to count with labelled ships.
+    pub fn labelling_factor(&self) -> num_bigint::BigUint {
+        let mut f = num_bigint::BigUint::from(1u8);
         for t in &self.types {
-            for k in 1..=t.count as u128 {
-                f = f.checked_mul(k)?;
+            for k in 1..=t.count {
+                f *= k;
             }
         }
-        Some(f)
+        f
     }
 
     /// The fleet in the syntax [`Fleet::parse`] reads: unnamed straight ships as lengths
@@ -250,8 +249,11 @@ mod tests {
             c.types().iter().map(|t| t.count).collect::<Vec<_>>(),
             [1, 2, 3, 4]
         );
-        assert_eq!(a.labelling_factor(), Some(2 * 6 * 24));
-        assert_eq!(Fleet::parse("40x1", &[]).unwrap().labelling_factor(), None);
+        assert_eq!(a.labelling_factor(), (2u32 * 6 * 24).into());
+        // 40! is about 2^159.
+        let f = Fleet::parse("40x1", &[]).unwrap().labelling_factor();
+        assert_eq!(f.bits(), 160);
+        assert_eq!(f % 41u8, 40u8.into(), "Wilson's theorem: 40! = -1 mod 41");
     }
 
     #[test]

@@ -16,19 +16,20 @@
 //! assert_eq!(h.best().0, vec![2, 10, 14, 22]); // the middles of the edges, 126/524
 //! ```
 
-use crate::engine::{CountError, CountOptions, Engine, EngineKind};
+use crate::engine::{CountError, CountInt, CountOptions, Engine, EngineKind};
 use crate::geom::column_name;
 use crate::problem::Problem;
 
-/// Exact per-cell layout counts for one problem.
+/// Exact per-cell layout counts for one problem, in `u128` or (`HeatMap<BigUint>`) in
+/// integers of any size.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HeatMap {
+pub struct HeatMap<N = u128> {
     /// Board width (cells are row-major).
     pub width: usize,
     /// The number of consistent layouts.
-    pub layouts: u128,
+    pub layouts: N,
     /// Per cell, the layouts with a ship there.
-    pub per_cell: Vec<u128>,
+    pub per_cell: Vec<N>,
     /// Whether each cell is open: no clue (not shot, no rock).
     pub open: Vec<bool>,
     /// The clue symbol of each cell that is not open (`*` or a segment for a hit, `~` a miss,
@@ -54,12 +55,26 @@ impl HeatMap {
     }
 
     /// Counts with `engine` and the given options (`per_cell` is forced on). A count cut
-    /// short by a limit gives a map whose [`HeatMap::complete`] is false.
+    /// short by a limit gives a map whose [`HeatMap::complete`] is false. Counts past 2^128
+    /// are [`CountError::Overflow`]; [`HeatMap::compute_in`] with [`BigUint`] takes them.
+    ///
+    /// [`BigUint`]: crate::BigUint
     pub fn compute_with(
         problem: &Problem,
         engine: Engine,
         opts: &CountOptions,
     ) -> Result<HeatMap, CountError> {
+        Self::compute_in(problem, engine, opts)
+    }
+}
+
+impl<N: CountInt> HeatMap<N> {
+    /// [`HeatMap::compute_with`], counting in `N` ([`CountInt`]).
+    pub fn compute_in(
+        problem: &Problem,
+        engine: Engine,
+        opts: &CountOptions,
+    ) -> Result<HeatMap<N>, CountError> {
         let opts = CountOptions {
             per_cell: true,
             limit: opts.limit,
@@ -69,7 +84,7 @@ impl HeatMap {
             memory_limit: opts.memory_limit,
             cancel: opts.cancel.clone(),
         };
-        let r = engine.count(problem, &opts)?;
+        let r = N::count(engine, problem, &opts)?;
         let mut heat = HeatMap::of_counts(
             problem,
             r.count,
@@ -84,10 +99,10 @@ impl HeatMap {
     /// e.g. counts kept from before).
     pub fn of_counts(
         problem: &Problem,
-        layouts: u128,
-        per_cell: Vec<u128>,
+        layouts: N,
+        per_cell: Vec<N>,
         engine: Option<EngineKind>,
-    ) -> HeatMap {
+    ) -> HeatMap<N> {
         let spec = problem.spec();
         HeatMap {
             width: problem.dims().width,
@@ -106,28 +121,24 @@ impl HeatMap {
 
     /// The probability of a ship at `cell` (0 when no layout is consistent).
     pub fn probability(&self, cell: usize) -> f64 {
-        if self.layouts == 0 {
-            0.0
-        } else {
-            self.per_cell[cell] as f64 / self.layouts as f64
-        }
+        self.per_cell[cell].ratio(&self.layouts)
     }
 
     /// The open cells of highest probability, and that probability. Empty when no open cell
     /// can hold a ship.
     pub fn best(&self) -> (Vec<usize>, f64) {
-        let top = (0..self.per_cell.len())
+        let Some(top) = (0..self.per_cell.len())
             .filter(|&c| self.open[c])
-            .map(|c| self.per_cell[c])
+            .map(|c| &self.per_cell[c])
             .max()
-            .unwrap_or(0);
-        if top == 0 {
+            .filter(|top| !top.is_zero())
+        else {
             return (Vec::new(), 0.0);
-        }
+        };
         let cells = (0..self.per_cell.len())
-            .filter(|&c| self.open[c] && self.per_cell[c] == top)
+            .filter(|&c| self.open[c] && self.per_cell[c] == *top)
             .collect();
-        (cells, top as f64 / self.layouts as f64)
+        (cells, top.ratio(&self.layouts))
     }
 
     /// The map as text: one line per row of percentages (`--` for cells that are not open),

@@ -69,13 +69,15 @@ pub mod validate;
 
 pub use clue::Clue;
 pub use engine::{
-    Cancel, CountError, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler, DpEngine,
-    DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
+    Cancel, CountError, CountInt, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler,
+    DpEngine, DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
 };
 pub use error::Error;
 pub use fleet::{Fleet, ShipType};
 pub use geom::Dims;
 pub use layout::{Layout, LayoutError, Ship};
+/// Big integers, for counts past 2^128 ([`Engine::count_big`]).
+pub use num_bigint::BigUint;
 pub use observe::{Observations, Shot, ShotResult, Sinking};
 pub use placement::Placement;
 pub use problem::{Conflict, Invalid, Problem, ProblemError, ProblemSpec};

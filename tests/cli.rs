@@ -817,6 +817,35 @@ fn counts_past_64_bits_print_exactly_in_json() {
 }
 
 #[test]
+fn counts_past_128_bits_print_exactly() {
+    // 60 one-cell ships on 14x14 that may touch: C(196, 60), 171 bits; each cell is in
+    // C(195, 59) of them, a probability of 60/196.
+    let args = ["--size", "14x14", "--fleet", "60x1", "--rules", "touch"];
+    let total = "1668521483666999055912346519304191860545528860481496";
+    let each = "510771882755203792626228526317609753228223120555560";
+    let o = run(&[&["count", "--json", "--cells"][..], &args].concat(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(&format!("\"count\": {total}")), "{out}");
+    assert_eq!(out.matches(each).count(), 196, "{out}");
+
+    let o = run(&[&["probs", "--json"][..], &args].concat(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(&format!("\"layouts\": {total}")), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let p = v["probabilities"][3][5].as_f64().unwrap();
+    assert!((p - 60.0 / 196.0).abs() < 1e-12, "{p}");
+
+    let o = run(&[&["count"][..], &args].concat(), None);
+    assert!(
+        stdout(&o).contains(&format!("{total} layouts")),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn input_that_would_be_ignored_or_misread_is_refused() {
     let refused = |args: &[&str], stdin: Option<&str>, says: &str| {
         let o = run(args, stdin);

@@ -46,7 +46,10 @@ fn kancko_9x9_no_touch() {
     assert!(r.complete);
     assert_eq!(r.count, 241_273_548);
     // The thesis tells the two 3-ships apart.
-    assert_eq!(r.count * p.fleet().labelling_factor().unwrap(), 482_547_096);
+    assert_eq!(
+        r.count * p.fleet().labelling_factor(),
+        482_547_096u32.into()
+    );
     assert_eq!(enum_count(&p, false, false).count, 241_273_548);
 }
 
@@ -186,4 +189,69 @@ fn counts_past_64_bits_are_exact() {
             "{w}x{h} with {k}"
         );
     }
+}
+
+/// C(n, k) in big integers, by the product formula.
+fn choose_big(n: u64, k: u64) -> broadside::BigUint {
+    (0..k).fold(broadside::BigUint::from(1u8), |a, i| a * (n - i) / (i + 1))
+}
+
+fn count_big(p: &broadside::Problem, per_cell: bool) -> broadside::CountResult<broadside::BigUint> {
+    Engine::Auto
+        .count_big(
+            p,
+            &CountOptions {
+                per_cell,
+                parallel: true,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+}
+
+/// Counts past 2^128, against formulas: any k cells of the board for one-cell ships that
+/// may touch (C(cells, k); each cell in C(cells - 1, k - 1)); and on a one-cell-wide strip,
+/// k ships of length L that may not touch: C(n - kL + 1, k) (the ships in order, with the
+/// water between them). `count` in 128 bits refuses them rather than wrap.
+#[test]
+fn counts_past_128_bits_are_exact() {
+    let singles = problem(14, 14, "60x1", Rules::Touch);
+    assert_eq!(
+        Engine::Auto.count(&singles, &CountOptions::default()),
+        Err(broadside::CountError::Overflow)
+    );
+    let r = count_big(&singles, true);
+    assert_eq!(r.count, choose_big(196, 60));
+    assert!(r.count.bits() > 128);
+    let each = choose_big(195, 59);
+    assert!(r.per_cell.unwrap().iter().all(|c| *c == each));
+
+    // 1x2000 with 300 ships of 3: a number of 926 bits.
+    let strip = problem(1, 2000, "300x3", Rules::NoTouch);
+    let r = count_big(&strip, true);
+    assert_eq!(r.count, choose_big(2000 - 900 + 1, 300));
+    assert_eq!(r.count.bits(), 926);
+    let per_cell = r.per_cell.unwrap();
+    // Every layout covers 900 cells; the strip reads the same both ways.
+    let covered = per_cell
+        .iter()
+        .fold(broadside::BigUint::from(0u8), |a, c| a + c);
+    assert_eq!(covered, &r.count * 900u32);
+    assert!((0..1000).all(|i| per_cell[i] == per_cell[1999 - i]));
+    // The end cell holds a ship exactly when the first ship starts there: C(n - kL, k - 1)
+    // ways to place the other k - 1 after it.
+    assert_eq!(per_cell[0], choose_big(2000 - 900, 299));
+}
+
+/// Labelled counts (identical ships told apart) of any size: the count times 60!.
+#[test]
+fn labelled_counts_past_128_bits() {
+    let p = problem(14, 14, "60x1", Rules::Touch);
+    let report =
+        broadside::answer::count(&p, Engine::Auto, &CountOptions::default(), true).unwrap();
+    let broadside::answer::CountReport::Counted(c) = report else {
+        panic!("no count: {report:?}");
+    };
+    let factorial = (1..=60u32).fold(broadside::BigUint::from(1u8), |a, k| a * k);
+    assert_eq!(c.count, choose_big(196, 60) * factorial);
 }

@@ -22,7 +22,7 @@ use broadside::format;
 use broadside::observe::{ShotResult, parse_shot, print_shot};
 use broadside::play::{Game as Played, Placer, PlacerKind, Setup};
 use broadside::sample::{Sampler, fill_grids};
-use broadside::{CountOptions, Dims, Engine, Fleet, Problem, ProblemSpec, Rules, Sinking};
+use broadside::{BigUint, CountOptions, Dims, Engine, Fleet, Problem, ProblemSpec, Rules, Sinking};
 use numpy::{PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
@@ -158,7 +158,7 @@ fn read_file(path: &Path) -> PyResult<Vec<ProblemSpec>> {
 /// first, and the problem is boxed so that it never moves while the sampler lives.
 struct Known {
     sampler: Option<Sampler<'static>>,
-    layouts: Option<u128>,
+    layouts: Option<BigUint>,
     heat: Option<HeatReport>,
     problem: Box<Problem>,
 }
@@ -174,12 +174,12 @@ impl Known {
     }
 
     /// The exact number of layouts (counted once).
-    fn layouts(&mut self) -> PyResult<u128> {
-        if let Some(n) = self.layouts {
-            return Ok(n);
+    fn layouts(&mut self) -> PyResult<BigUint> {
+        if let Some(n) = &self.layouts {
+            return Ok(n.clone());
         }
         let n = match &self.heat {
-            Some(h) => h.layouts,
+            Some(h) => h.layouts.clone(),
             None => {
                 let opts = CountOptions {
                     parallel: true,
@@ -189,11 +189,11 @@ impl Known {
                     .map_err(value_error)?
                 {
                     CountReport::Counted(c) => c.count,
-                    CountReport::NoSolution(_) => 0,
+                    CountReport::NoSolution(_) => BigUint::ZERO,
                 }
             }
         };
-        self.layouts = Some(n);
+        self.layouts = Some(n.clone());
         Ok(n)
     }
 
@@ -225,7 +225,7 @@ impl Known {
             }
         };
         if engine == Engine::Auto {
-            self.layouts = Some(h.layouts);
+            self.layouts = Some(h.layouts.clone());
             self.heat = Some(h.clone());
         }
         Ok(h)
@@ -235,9 +235,12 @@ impl Known {
     fn sampler(&mut self) -> PyResult<&Sampler<'static>> {
         if self.sampler.is_none() {
             let layouts = self.layouts()?;
-            if layouts == 0 {
+            if layouts == BigUint::ZERO {
                 return Err(value_error("no layout is consistent with these shots"));
             }
+            let layouts = u128::try_from(&layouts).map_err(|_| {
+                value_error("the samplers take at most 2^128 layouts; these are more")
+            })?;
             // SAFETY: the problem is boxed and never replaced while `Known` lives (a change
             // makes a new `Known`), and the sampler is dropped before it (field order).
             let problem = unsafe { pinned(&self.problem) };
@@ -474,7 +477,7 @@ impl Game {
         engine: &str,
         limit: Option<u128>,
         time_limit: Option<f64>,
-    ) -> PyResult<u128> {
+    ) -> PyResult<BigUint> {
         let engine = engine_of(engine)?;
         let time_limit = duration(time_limit)?;
         let known = &mut self.known;
@@ -492,8 +495,8 @@ impl Game {
             .detach(|| answer::count(problem, engine, &opts, false))
             .map_err(value_error)?;
         match report {
-            CountReport::NoSolution(_) => Ok(0),
-            CountReport::Counted(c) if c.complete || limit.is_some_and(|l| c.count >= l) => {
+            CountReport::NoSolution(_) => Ok(BigUint::ZERO),
+            CountReport::Counted(c) if c.complete || limit.is_some_and(|l| c.count >= l.into()) => {
                 Ok(c.count)
             }
             CountReport::Counted(c) => Err(PyTimeoutError::new_err(format!(
@@ -515,11 +518,15 @@ impl Game {
         let (engine, time_limit) = (engine_of(engine)?, duration(time_limit)?);
         let known = &mut self.known;
         let h = py.detach(|| known.heat(engine, time_limit))?;
-        if h.layouts <= u64::MAX as u128 {
+        if h.layouts <= u64::MAX.into() {
             let rows: Vec<Vec<u64>> = h
                 .counts
                 .iter()
-                .map(|r| r.iter().map(|&x| x as u64).collect())
+                .map(|r| {
+                    r.iter()
+                        .map(|x| u64::try_from(x).unwrap_or(u64::MAX))
+                        .collect()
+                })
                 .collect();
             return Ok(PyArray2::from_vec2(py, &rows)
                 .map_err(value_error)?
@@ -786,7 +793,7 @@ fn count(
     limit: Option<u128>,
     engine: &str,
     time_limit: Option<f64>,
-) -> PyResult<u128> {
+) -> PyResult<BigUint> {
     game_of(puzzle)?
         .borrow_mut(py)
         .count(py, engine, limit, time_limit)

@@ -73,6 +73,16 @@ def test_counts_past_two_to_the_64_are_exact_python_ints():
     assert abs(g.probs()[0, 0] - 0.18) < 1e-12
 
 
+def test_counts_past_two_to_the_128_are_exact_python_ints():
+    # 60 single-cell ships on 14x14: C(196, 60), a number of 171 bits.
+    g = broadside.Game(size=(14, 14), fleet="60x1", rules="touch")
+    assert g.count() == math.comb(196, 60) > 2**128
+    assert g.counts()[13, 0] == math.comb(195, 59)
+    assert abs(g.probs()[5, 5] - 60 / 196) < 1e-12
+    with pytest.raises(ValueError, match="2\\^128"):
+        broadside.sample(g, 1)
+
+
 def test_sinking_rules_change_the_answer():
     announced = broadside.Game(size=(4, 4), fleet=[2, 2], sinking="announced")
     revealed = broadside.Game(size=(4, 4), fleet=[2, 2], sinking="revealed")

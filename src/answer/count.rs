@@ -6,7 +6,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{NoSolution, rows};
-use crate::engine::{CountError, CountOptions, Engine, EngineKind, Stop};
+use num_bigint::BigUint;
+
+use crate::engine::{CountOptions, Engine, EngineKind, Stop};
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::validate::RecordedMismatch;
@@ -27,8 +29,9 @@ pub struct Counted {
     /// The problem's name, when it has one.
     pub name: Option<String>,
     /// Layouts counted (times the labelling factor when `labelled`): exact when
-    /// `complete`, else a lower bound.
-    pub count: u128,
+    /// `complete`, else a lower bound. Of any size; JSON writes it as an exact integer.
+    #[serde(serialize_with = "super::exact")]
+    pub count: BigUint,
     /// Whether every layout was counted.
     pub complete: bool,
     /// Why the count stopped early: `limit`, `time` or `overflow`.
@@ -38,7 +41,8 @@ pub struct Counted {
     /// Whether identical ships were told apart.
     pub labelled: bool,
     /// Per row, per cell: the layouts with a ship there, when asked for.
-    pub per_cell: Option<Vec<Vec<u128>>>,
+    #[serde(serialize_with = "super::exact_rows")]
+    pub per_cell: Option<Vec<Vec<BigUint>>>,
     /// The engine that counted.
     pub engine: EngineKind,
     /// Time taken.
@@ -61,7 +65,9 @@ impl CountReport {
     /// deciding), and a recorded solution agrees with a unique one.
     pub fn answered(&self) -> bool {
         match self {
-            CountReport::Counted(c) => !(c.complete && c.count == 0) && c.mismatch.is_none(),
+            CountReport::Counted(c) => {
+                !(c.complete && c.count == BigUint::ZERO) && c.mismatch.is_none()
+            }
             CountReport::NoSolution(_) => false,
         }
     }
@@ -71,11 +77,12 @@ impl Counted {
     /// The count in words: "1 solution (unique)", "at least 12 layouts (stopped at the
     /// limit)", ...
     pub fn describe(&self) -> String {
-        let n = self.count;
-        let noun = if n == 1 { "layout" } else { "layouts" };
+        let n = &self.count;
+        let one = *n == BigUint::from(1u8);
+        let noun = if one { "layout" } else { "layouts" };
         match self.partial_reason {
-            None if n == 1 => "1 solution (unique)".to_string(),
-            None if n == 0 => "no solution".to_string(),
+            None if one => "1 solution (unique)".to_string(),
+            None if *n == BigUint::ZERO => "no solution".to_string(),
             None if self.puzzle => format!("{n} {noun} (not unique)"),
             None => format!("{n} {noun}"),
             Some(Stop::Limit) => format!("at least {n} {noun} (stopped at the limit)"),
@@ -99,36 +106,26 @@ pub fn count(
         return Ok(CountReport::NoSolution(no));
     }
     let start = Instant::now();
-    let r = engine.count(problem, opts)?;
+    let r = engine.count_big(problem, opts)?;
     let seconds = start.elapsed().as_secs_f64();
     let factor = if labelled {
-        problem
-            .fleet()
-            .labelling_factor()
-            .ok_or(CountError::Overflow)?
+        problem.fleet().labelling_factor()
     } else {
-        1
+        BigUint::from(1u8)
     };
-    let scale = |x: u128| x.checked_mul(factor).ok_or(CountError::Overflow);
-    let count = scale(r.count)?;
-    let per_cell = match &r.per_cell {
-        Some(pc) => Some(rows(
-            problem.dims().width,
-            pc.iter()
-                .map(|&x| scale(x))
-                .collect::<Result<Vec<_>, _>>()?,
-        )),
-        None => None,
-    };
+    let per_cell = r
+        .per_cell
+        .map(|pc| rows(problem.dims().width, pc.into_iter().map(|x| x * &factor)));
     // Two layouts found settle uniqueness even when the count stopped there.
-    let mismatch = super::mismatch_given(problem, (r.complete || r.count > 1).then_some(r.count));
+    let several = r.count > BigUint::from(1u8);
+    let mismatch = super::mismatch_given(problem, (r.complete || several).then_some(several));
     let spec = problem.spec();
     Ok(CountReport::Counted(Counted {
         name: spec.meta.name.clone(),
-        count,
+        unique: r.complete.then_some(r.count == BigUint::from(1u8)),
+        count: r.count * factor,
         complete: r.complete,
         partial_reason: r.stopped,
-        unique: r.complete.then_some(r.count == 1),
         labelled,
         per_cell,
         engine: r.engine,

@@ -43,6 +43,7 @@ pub use solve::{SolveReport, Solved, solve};
 
 pub use crate::diagnose::NoLayout;
 
+use num_bigint::BigUint;
 use serde::Serialize;
 
 use crate::engine::{CountOptions, Engine};
@@ -88,9 +89,9 @@ pub fn recorded_mismatch(problem: &Problem) -> Option<RecordedMismatch> {
     mismatch_given(problem, None)
 }
 
-/// [`recorded_mismatch`], told the number of layouts when it is already known, exactly or
-/// to at least two (so it need not count again).
-fn mismatch_given(problem: &Problem, layouts: Option<u128>) -> Option<RecordedMismatch> {
+/// [`recorded_mismatch`], told whether there are several layouts when that is already known
+/// (so it need not count again).
+fn mismatch_given(problem: &Problem, several: Option<bool>) -> Option<RecordedMismatch> {
     let spec = problem.spec();
     spec.solution.as_ref()?;
     if let Err(e) = validate::check_recorded(problem.given()) {
@@ -98,13 +99,15 @@ fn mismatch_given(problem: &Problem, layouts: Option<u128>) -> Option<RecordedMi
     }
     let puzzle = !spec.rows.is_empty() || !spec.cols.is_empty();
     let several = || {
-        layouts.unwrap_or_else(|| {
+        several.unwrap_or_else(|| {
             let to_two = CountOptions {
                 limit: Some(2),
                 ..CountOptions::default()
             };
-            Engine::Auto.count(problem, &to_two).map_or(0, |r| r.count)
-        }) > 1
+            Engine::Auto
+                .count(problem, &to_two)
+                .is_ok_and(|r| r.count > 1)
+        })
     };
     (puzzle && several()).then_some(RecordedMismatch::NotUnique)
 }
@@ -166,4 +169,36 @@ fn rows<T>(width: usize, values: impl IntoIterator<Item = T>) -> Vec<Vec<T>> {
         }
     }
     out
+}
+
+/// A count of any size as a JSON number, digit for digit (serde_json keeps numbers of
+/// arbitrary precision): never a float, never a string.
+fn number(n: &BigUint) -> serde_json::Number {
+    n.to_string()
+        .parse()
+        .expect("the digits of an integer are a JSON number")
+}
+
+/// Serializes a count of any size as an exact JSON integer ([`number`]).
+fn exact<S: serde::Serializer>(n: &BigUint, s: S) -> Result<S::Ok, S::Error> {
+    number(n).serialize(s)
+}
+
+/// Serializes rows of counts of any size as exact JSON integers ([`number`]).
+fn exact_grid<S: serde::Serializer>(rows: &[Vec<BigUint>], s: S) -> Result<S::Ok, S::Error> {
+    rows.iter()
+        .map(|r| r.iter().map(number).collect())
+        .collect::<Vec<Vec<_>>>()
+        .serialize(s)
+}
+
+/// [`exact_grid`], when there are rows.
+fn exact_rows<S: serde::Serializer>(
+    rows: &Option<Vec<Vec<BigUint>>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match rows {
+        Some(rows) => exact_grid(rows, s),
+        None => s.serialize_none(),
+    }
 }

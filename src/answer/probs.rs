@@ -1,10 +1,11 @@
 //! `probs` and `best`: the exact chance of a ship on each cell, and where to fire next.
 
+use num_bigint::BigUint;
 use serde::Serialize;
 
 use super::rows;
 use crate::diagnose::{NoLayout, no_layout};
-use crate::engine::{CountOptions, Engine, EngineKind};
+use crate::engine::{CountInt, CountOptions, Engine, EngineKind};
 use crate::error::Error;
 use crate::geom::Dims;
 use crate::heat::HeatMap;
@@ -39,10 +40,13 @@ pub struct NoMap {
 pub struct HeatReport {
     /// The problem's name, when it has one.
     pub name: Option<String>,
-    /// Consistent layouts (a lower bound when not `complete`).
-    pub layouts: u128,
+    /// Consistent layouts (a lower bound when not `complete`); JSON writes it as an exact
+    /// integer of any size.
+    #[serde(serialize_with = "super::exact")]
+    pub layouts: BigUint,
     /// Per row, per cell: the layouts with a ship there.
-    pub counts: Vec<Vec<u128>>,
+    #[serde(serialize_with = "super::exact_grid")]
+    pub counts: Vec<Vec<BigUint>>,
     /// Per row, per cell: the probability of a ship there.
     pub probabilities: Vec<Vec<f64>>,
     /// The engine that counted.
@@ -52,7 +56,7 @@ pub struct HeatReport {
     pub complete: bool,
     /// The map itself, for drawing.
     #[serde(skip)]
-    pub map: HeatMap,
+    pub map: HeatMap<BigUint>,
 }
 
 /// What [`best`] found.
@@ -73,7 +77,8 @@ pub struct Best {
     /// The problem's name, when it has one.
     pub name: Option<String>,
     /// Consistent layouts (a lower bound when not `complete`).
-    pub layouts: u128,
+    #[serde(serialize_with = "super::exact")]
+    pub layouts: BigUint,
     /// Their probability; `None` when the count is partial (the maximum of a half-searched
     /// space means nothing).
     pub probability: Option<f64>,
@@ -96,7 +101,8 @@ pub struct BestCell {
     /// Its column (0-based).
     pub col: usize,
     /// The layouts with a ship there.
-    pub count: u128,
+    #[serde(serialize_with = "super::exact")]
+    pub count: BigUint,
 }
 
 impl ProbsReport {
@@ -137,8 +143,8 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
     if !problem.conflicts().is_empty() {
         return Ok(ProbsReport::NoLayout(no_layout(problem)));
     }
-    let map = HeatMap::compute_with(problem, engine, opts)?;
-    if map.layouts == 0 && map.complete {
+    let map = HeatMap::<BigUint>::compute_in(problem, engine, opts)?;
+    if map.layouts.is_zero() && map.complete {
         return Ok(ProbsReport::NoLayout(no_layout(problem)));
     }
     if map.per_cell.is_empty() {
@@ -154,8 +160,8 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
     let width = problem.dims().width;
     Ok(ProbsReport::Map(HeatReport {
         name: problem.spec().meta.name.clone(),
-        layouts: map.layouts,
-        counts: rows(width, map.per_cell.iter().copied()),
+        layouts: map.layouts.clone(),
+        counts: rows(width, map.per_cell.iter().cloned()),
         probabilities: rows(width, (0..map.per_cell.len()).map(|c| map.probability(c))),
         engine: map.engine.unwrap_or(EngineKind::Enum),
         complete: map.complete,
@@ -180,7 +186,7 @@ impl HeatReport {
         let cells = if self.complete { cells } else { Vec::new() };
         Best {
             name: self.name.clone(),
-            layouts: self.layouts,
+            layouts: self.layouts.clone(),
             probability: self.complete.then_some(probability),
             cells: cells
                 .iter()
@@ -190,7 +196,7 @@ impl HeatReport {
                         cell: dims.cell_name(c),
                         row,
                         col,
-                        count: self.map.per_cell[c],
+                        count: self.map.per_cell[c].clone(),
                     }
                 })
                 .collect(),

@@ -21,6 +21,8 @@ use crate::choice::named_choices;
 
 use std::time::Duration;
 
+use num_bigint::BigUint;
+
 use crate::layout::Layout;
 use crate::problem::Problem;
 
@@ -105,19 +107,103 @@ pub struct CountOptions {
 /// 0.3 GiB for its per-cell counts.
 pub const DP_MEMORY_LIMIT: usize = 4 << 30;
 
-/// The answer of a count.
+/// The answer of a count, in 128-bit integers ([`Engine::count`]) or in big integers of any
+/// size ([`Engine::count_big`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CountResult {
+pub struct CountResult<N = u128> {
     /// Solutions counted: exact when `complete`, else a lower bound.
-    pub count: u128,
+    pub count: N,
     /// Whether every solution was counted.
     pub complete: bool,
     /// Why the count stopped early, if it did.
     pub stopped: Option<Stop>,
     /// Per cell (row-major), the solutions with a ship there, when asked for.
-    pub per_cell: Option<Vec<u128>>,
+    pub per_cell: Option<Vec<N>>,
     /// The engine that counted.
     pub engine: EngineKind,
+}
+
+impl CountResult {
+    /// The same answer in big integers.
+    pub fn into_big(self) -> CountResult<BigUint> {
+        CountResult {
+            count: self.count.into(),
+            complete: self.complete,
+            stopped: self.stopped,
+            per_cell: self
+                .per_cell
+                .map(|v| v.into_iter().map(BigUint::from).collect()),
+            engine: self.engine,
+        }
+    }
+}
+
+/// The integer a count is kept in: `u128`, the fast path every engine counts in, or
+/// [`BigUint`], of any size ([`Engine::count_big`]). Heat maps and reports are generic over
+/// it.
+pub trait CountInt:
+    Clone + Ord + Default + std::fmt::Display + std::fmt::Debug + Send + Sync + 'static
+{
+    /// Counts `problem` with `engine` in this type: [`Engine::count`] or
+    /// [`Engine::count_big`].
+    fn count(
+        engine: Engine,
+        problem: &Problem,
+        opts: &CountOptions,
+    ) -> Result<CountResult<Self>, CountError>;
+    /// `self / whole` as a float, to within rounding whatever their size (0 when `whole` is
+    /// 0).
+    fn ratio(&self, whole: &Self) -> f64;
+    /// Whether this is 0.
+    fn is_zero(&self) -> bool;
+}
+
+impl CountInt for u128 {
+    fn count(
+        engine: Engine,
+        problem: &Problem,
+        opts: &CountOptions,
+    ) -> Result<CountResult, CountError> {
+        engine.count(problem, opts)
+    }
+    fn ratio(&self, whole: &u128) -> f64 {
+        if *whole == 0 {
+            0.0
+        } else {
+            *self as f64 / *whole as f64
+        }
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0
+    }
+}
+
+impl CountInt for BigUint {
+    fn count(
+        engine: Engine,
+        problem: &Problem,
+        opts: &CountOptions,
+    ) -> Result<CountResult<BigUint>, CountError> {
+        engine.count_big(problem, opts)
+    }
+    fn ratio(&self, whole: &BigUint) -> f64 {
+        if whole.bits() == 0 {
+            return 0.0;
+        }
+        // The top 64 bits of each and their scales: a float of either alone could pass
+        // f64's range, their ratio cannot.
+        let top = |n: &BigUint| {
+            let shift = n.bits().saturating_sub(64);
+            let head = u64::try_from(n >> shift).expect("64 bits after the shift");
+            (head as f64, shift as i64)
+        };
+        let ((a, sa), (b, sb)) = (top(self), top(whole));
+        let scale = (sa - sb).clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        a / b * 2f64.powi(scale)
+    }
+    fn is_zero(&self) -> bool {
+        self.bits() == 0
+    }
 }
 
 /// An engine that answered, as reports name it: `enum`, `sat` or `dp` (never `auto`, which
@@ -143,7 +229,7 @@ named_choices!(EngineKind, "engine", {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CountError {
-    /// The count exceeds 128 bits.
+    /// The count exceeds 128 bits: [`Engine::count_big`] gives it.
     #[error("the count exceeds 2^128")]
     Overflow,
     /// The DP would need more memory than it may keep.
@@ -234,5 +320,54 @@ impl Engine {
             (Engine::Auto, None) => portfolio::count_all(problem, opts, portfolio::HEAD_START),
             _ => Enumerator::new(problem).count(opts),
         }
+    }
+
+    /// [`Engine::count`] with no bound on the count: a count past 2^128 (which only the DP
+    /// reaches in any feasible time: the other engines count layouts one or two ships at a
+    /// time) is counted again by the DP in big integers, whatever the engine asked for. Where
+    /// the DP does not take the problem it stays [`CountError::Overflow`].
+    pub fn count_big(
+        self,
+        problem: &Problem,
+        opts: &CountOptions,
+    ) -> Result<CountResult<BigUint>, CountError> {
+        match self.count(problem, opts) {
+            Err(CountError::Overflow) => match DpEngine::new(problem) {
+                Ok(dp) => dp.count_big(opts),
+                Err(_) => Err(CountError::Overflow),
+            },
+            r => r.map(CountResult::into_big),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ratios of counts far past f64's range are still right, and agree with u128's where
+    /// both apply.
+    #[test]
+    fn ratios_of_big_counts() {
+        let big = |n: u128, shift: usize| BigUint::from(n) << shift;
+        for (a, b) in [
+            (1u128, 3u128),
+            (2, 7),
+            (5, 5),
+            (0, 9),
+            (123_456_789, 987_654_321),
+        ] {
+            let r = a.ratio(&b);
+            assert_eq!(BigUint::from(a).ratio(&BigUint::from(b)), r);
+            for shift in [0, 100, 5000] {
+                let x = big(a, shift).ratio(&big(b, shift));
+                assert!((x - r).abs() <= 1e-15 * r, "{a}/{b} << {shift}: {x}");
+            }
+        }
+        // 2^4000 / 2^4010 = 2^-10; 2^10 / 2^3000 underflows to 0 rather than failing.
+        assert_eq!(big(1, 4000).ratio(&big(1, 4010)), 1.0 / 1024.0);
+        assert_eq!(big(1, 10).ratio(&big(1, 3000)), 0.0);
+        assert_eq!(BigUint::from(1u8).ratio(&BigUint::ZERO), 0.0);
+        assert!(BigUint::ZERO.is_zero() && !big(1, 200).is_zero());
     }
 }

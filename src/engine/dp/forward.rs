@@ -194,14 +194,14 @@ impl DpEngine<'_> {
             for (r, range) in members {
                 let piece = &layer.pieces[runs[*r].0];
                 for i in range.clone() {
-                    let n = piece.counts[i];
+                    let n = &piece.counts[i];
                     let before = slots.len();
                     if let Some(t) = trail.as_deref_mut() {
                         debug_assert!(*r < 256, "parts() keeps the stretches in a byte");
                         t.stretches.push(*r as u8);
                     }
                     self.step(piece.keys[i], cell, |k, mv| {
-                        let slot = gather.push(k, n);
+                        let slot = gather.push(k, n.clone());
                         if record {
                             slots.push((slot, mv != Move::Water));
                         }
@@ -233,7 +233,7 @@ impl DpEngine<'_> {
         &self,
         opts: &CountOptions,
         what: Keep,
-    ) -> Result<(Vec<Layer<C>>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, u128), Result<CountError, Stop>>
+    ) -> Result<(Vec<Layer<C>>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, C::Wide), Result<CountError, Stop>>
     {
         let keep = what != Keep::Nothing;
         let cells = self.problem.dims().cells();
@@ -346,7 +346,7 @@ impl DpEngine<'_> {
             .iter()
             .flat_map(|p| p.keys.iter().zip(&p.counts))
             .filter(|(k, _)| self.is_final(**k))
-            .try_fold(0u128, |t, (_, &n)| t.checked_add(n.wide()))
+            .try_fold(C::Wide::default(), |t, (_, n)| C::add_wide(&t, &n.wide()))
             .ok_or(Ok(CountError::Overflow))?;
         layers.push(current);
         Ok((layers, trails, total))

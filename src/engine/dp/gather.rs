@@ -100,7 +100,7 @@ impl<C: Tally> Table<C> {
             self.top |= 1 << (w / 64);
             self.sums[s] = n;
         } else {
-            match self.sums[s].checked_add(n) {
+            match self.sums[s].checked_add(&n) {
                 Some(x) => self.sums[s] = x,
                 None => self.ok = false,
             }
@@ -126,7 +126,7 @@ impl<C: Tally> Table<C> {
                         self.index[s] = out.keys.len() as u32;
                     }
                     out.keys.push(high | s as Key);
-                    out.counts.push(self.sums[s]);
+                    out.counts.push(std::mem::take(&mut self.sums[s]));
                 }
             }
         }
@@ -164,14 +164,14 @@ impl<C: Tally> Sort<C> {
             self.index.resize(self.buf.len(), 0);
         }
         let mut ok = true;
-        let mut entries = self.buf.iter();
-        if let Some(&(mut key, mut n, slot)) = entries.next() {
+        let mut entries = self.buf.drain(..);
+        if let Some((mut key, mut n, slot)) = entries.next() {
             if positions {
                 self.index[slot as usize] = out.keys.len() as u32;
             }
-            for &(k, m, slot) in entries {
+            for (k, m, slot) in entries {
                 if k == key {
-                    match n.checked_add(m) {
+                    match n.checked_add(&m) {
                         Some(x) => n = x,
                         None => ok = false,
                     }
@@ -187,7 +187,6 @@ impl<C: Tally> Sort<C> {
             out.keys.push(key);
             out.counts.push(n);
         }
-        self.buf.clear();
         ok
     }
 }

@@ -23,8 +23,8 @@ impl DpEngine<'_> {
         after: &[C],
         into: &mut [&mut [C]],
         mut links: Option<&mut [&mut [u64]]>,
-    ) -> Option<u128> {
-        let mut ships = 0u128;
+    ) -> Option<C::Wide> {
+        let mut ships = C::Wide::default();
         let mut ok = true;
         let mut at = 0;
         // The next state of each stretch.
@@ -37,23 +37,15 @@ impl DpEngine<'_> {
             let fwd = layer.pieces[*q].counts[i].wide();
             let mut b = C::default();
             for &e in &trail.edges[at..at + degree] {
-                let bn = after[(e & !SHIP) as usize];
+                let bn = &after[(e & !SHIP) as usize];
                 match b.checked_add(bn) {
                     Some(x) => b = x,
                     None => ok = false,
                 }
                 if e & SHIP != 0 {
-                    // fwd * bn counts layouts, so it is at most the total.
-                    if C::WIDE {
-                        match fwd
-                            .checked_mul(bn.wide())
-                            .and_then(|x| ships.checked_add(x))
-                        {
-                            Some(x) => ships = x,
-                            None => ok = false,
-                        }
-                    } else {
-                        ships += fwd * bn.wide();
+                    match C::mul_add(&ships, &fwd, bn) {
+                        Some(x) => ships = x,
+                        None => ok = false,
                     }
                 }
             }
@@ -76,9 +68,9 @@ impl DpEngine<'_> {
         layers: &[Layer<C>],
         trails: &[(Vec<Vec<Run>>, Vec<Trail>)],
         keep: bool,
-    ) -> Result<(Vec<u128>, Vec<Vec<Vec<C>>>, Vec<Vec<Vec<u64>>>), CountError> {
+    ) -> Result<(Vec<C::Wide>, Vec<Vec<Vec<C>>>, Vec<Vec<Vec<u64>>>), CountError> {
         let cells = layers.len() - 1;
-        let mut per_cell = vec![0u128; cells];
+        let mut per_cell = vec![C::Wide::default(); cells];
         let mut after: Vec<Vec<C>> = layers[cells]
             .pieces
             .iter()
@@ -140,7 +132,7 @@ impl DpEngine<'_> {
             );
             per_cell[cell] = ships
                 .into_iter()
-                .sum::<Option<u128>>()
+                .try_fold(C::Wide::default(), |t, s| C::add_wide(&t, &s?))
                 .ok_or(CountError::Overflow)?;
             let done = std::mem::replace(&mut after, here);
             if keep {

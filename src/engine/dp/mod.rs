@@ -46,6 +46,7 @@ use crate::rules::Rules;
 use super::{CountError, CountOptions, CountResult};
 use crate::clue::Clue;
 use forward::Keep;
+use num_bigint::BigUint;
 use state::{ACROSS, DONE, DOWN, Key, Packing, SINGLE};
 
 /// Why the DP cannot take a problem.
@@ -259,7 +260,20 @@ impl<'p> DpEngine<'p> {
         }
     }
 
-    fn count_in<C: state::Tally>(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+    /// [`DpEngine::count`] in integers of any size: where a state's count passes 2^128 the
+    /// passes run a third time with big integers, slower and with more memory per state
+    /// than the 64- and 128-bit passes.
+    pub fn count_big(&self, opts: &CountOptions) -> Result<CountResult<BigUint>, CountError> {
+        match self.count(opts) {
+            Err(CountError::Overflow) => self.count_in::<BigUint>(opts),
+            r => r.map(CountResult::into_big),
+        }
+    }
+
+    fn count_in<C: state::Tally>(
+        &self,
+        opts: &CountOptions,
+    ) -> Result<CountResult<C::Wide>, CountError> {
         let keep = if opts.per_cell {
             Keep::Trails
         } else {
@@ -270,7 +284,7 @@ impl<'p> DpEngine<'p> {
             Err(Err(stop)) => {
                 // A partial DP has no meaningful count: say so rather than guess.
                 return Ok(CountResult {
-                    count: 0,
+                    count: C::Wide::default(),
                     complete: false,
                     stopped: Some(stop),
                     per_cell: None,
@@ -303,6 +317,29 @@ impl<'p> DpEngine<'p> {
 mod tests {
     use super::*;
     use crate::{Dims, Fleet, ProblemSpec};
+
+    /// The big-integer pass counts what the 64-bit pass counts, per cell too, on boards
+    /// where every kind of move happens (touching or not, ships across and down).
+    #[test]
+    fn big_integers_count_as_machine_words_do() {
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            let spec =
+                ProblemSpec::empty(Dims::new(6, 5), Fleet::straight(&[4, 3, 2, 2, 1]), rules);
+            let problem = spec.build().unwrap();
+            let dp = DpEngine::new(&problem).unwrap();
+            for parallel in [false, true] {
+                let opts = CountOptions {
+                    per_cell: true,
+                    parallel,
+                    ..CountOptions::default()
+                };
+                let small = dp.count_in::<u64>(&opts).unwrap();
+                let big = dp.count_in::<BigUint>(&opts).unwrap();
+                assert!(small.count > 1000);
+                assert_eq!(small.into_big(), big);
+            }
+        }
+    }
 
     /// Summing successors by sorting, as wide states must, gives what the table gives.
     #[test]

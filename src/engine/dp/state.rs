@@ -3,6 +3,8 @@
 //! transition at one cell (a ship continues, a new one starts, or the cell is water). States
 //! are kept in sorted stretches ([`Piece`]) with a number beside each.
 
+use num_bigint::BigUint;
+
 use super::DpEngine;
 
 /// A state key: the packed state.
@@ -16,49 +18,91 @@ pub(super) struct Piece<C = u64> {
     pub(super) counts: Vec<C>,
 }
 
-/// A number of partial layouts or of completions kept per state: `u64`, and `u128` for the
-/// boards where some state's count passes 2^64 (the pass is then run again with it).
+/// A number of partial layouts or of completions kept per state: `u64`; `u128` for the
+/// boards where some state's count passes 2^64, and a big integer where one passes 2^128 (the
+/// pass is then run again with the wider type).
 pub(super) trait Tally:
-    Copy + Default + PartialEq + Send + Sync + std::fmt::Debug + 'static
+    Clone + Default + PartialEq + Send + Sync + std::fmt::Debug + 'static
 {
-    /// Whether products of two counts, and their sums, can pass 2^128 (they cannot for
-    /// 64-bit counts: a count is below 2^64, and the total below 2^64 times the states).
-    const WIDE: bool;
+    /// What sums of products of two counts are kept in: per-cell counts and the total.
+    type Wide: Clone + Default + Send + Sync + std::fmt::Debug + Into<BigUint> + 'static;
     /// 1 for true, 0 for false.
     fn of(b: bool) -> Self;
-    fn checked_add(self, other: Self) -> Option<Self>;
-    fn wide(self) -> u128;
+    /// The sum, `None` past the type's range.
+    fn checked_add(&self, other: &Self) -> Option<Self>;
+    fn wide(&self) -> Self::Wide;
+    /// `acc + a * b`, `None` past the wide type's range.
+    fn mul_add(acc: &Self::Wide, a: &Self::Wide, b: &Self) -> Option<Self::Wide>;
+    /// `a + b`, `None` past the wide type's range.
+    fn add_wide(a: &Self::Wide, b: &Self::Wide) -> Option<Self::Wide>;
 }
 
 impl Tally for u64 {
-    const WIDE: bool = false;
+    type Wide = u128;
     #[inline]
     fn of(b: bool) -> Self {
         b as u64
     }
     #[inline]
-    fn checked_add(self, other: Self) -> Option<Self> {
-        u64::checked_add(self, other)
+    fn checked_add(&self, other: &Self) -> Option<Self> {
+        u64::checked_add(*self, *other)
     }
     #[inline]
-    fn wide(self) -> u128 {
-        self as u128
+    fn wide(&self) -> u128 {
+        *self as u128
+    }
+    #[inline]
+    fn mul_add(acc: &u128, a: &u128, b: &u64) -> Option<u128> {
+        // Both factors are below 2^64 and the products count layouts, so they sum to at
+        // most the total, which a 128-bit count of 64-bit states holds.
+        Some(acc + a * *b as u128)
+    }
+    #[inline]
+    fn add_wide(a: &u128, b: &u128) -> Option<u128> {
+        u128::checked_add(*a, *b)
     }
 }
 
 impl Tally for u128 {
-    const WIDE: bool = true;
+    type Wide = u128;
     #[inline]
     fn of(b: bool) -> Self {
         b as u128
     }
     #[inline]
-    fn checked_add(self, other: Self) -> Option<Self> {
-        u128::checked_add(self, other)
+    fn checked_add(&self, other: &Self) -> Option<Self> {
+        u128::checked_add(*self, *other)
     }
     #[inline]
-    fn wide(self) -> u128 {
-        self
+    fn wide(&self) -> u128 {
+        *self
+    }
+    #[inline]
+    fn mul_add(acc: &u128, a: &u128, b: &u128) -> Option<u128> {
+        a.checked_mul(*b).and_then(|x| u128::checked_add(*acc, x))
+    }
+    #[inline]
+    fn add_wide(a: &u128, b: &u128) -> Option<u128> {
+        u128::checked_add(*a, *b)
+    }
+}
+
+impl Tally for BigUint {
+    type Wide = BigUint;
+    fn of(b: bool) -> Self {
+        BigUint::from(b as u8)
+    }
+    fn checked_add(&self, other: &Self) -> Option<Self> {
+        Some(self + other)
+    }
+    fn wide(&self) -> BigUint {
+        self.clone()
+    }
+    fn mul_add(acc: &BigUint, a: &BigUint, b: &BigUint) -> Option<BigUint> {
+        Some(acc + a * b)
+    }
+    fn add_wide(a: &BigUint, b: &BigUint) -> Option<BigUint> {
+        Some(a + b)
     }
 }
 
