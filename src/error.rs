@@ -53,13 +53,14 @@ pub enum Error {
     /// needed, a samples file with no sample, ...).
     #[error("{0}")]
     Request(String),
-    /// An error while answering one named problem of several.
-    #[error("{problem}: {source}")]
+    /// An error while answering one named problem of several. Its message says the whole
+    /// error (not a source to chain, which would print it twice).
+    #[error("{problem}: {error}")]
     In {
         /// The problem's label.
         problem: String,
         /// What went wrong.
-        source: Box<Error>,
+        error: Box<Error>,
     },
     /// An engine broke its own promise (a solution that fails the independent check).
     #[error("internal error: {0}")]
@@ -71,7 +72,7 @@ impl Error {
     pub fn in_problem(self, problem: impl Into<String>) -> Error {
         Error::In {
             problem: problem.into(),
-            source: Box::new(self),
+            error: Box::new(self),
         }
     }
 
@@ -88,7 +89,7 @@ impl Error {
             | Error::Request(_)
             | Error::Count(CountError::Declined(_))
             | Error::Generate(GenerateError::Request(_)) => true,
-            Error::In { source, .. } => source.is_bad_input(),
+            Error::In { error, .. } => error.is_bad_input(),
             _ => false,
         }
     }

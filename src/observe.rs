@@ -190,6 +190,20 @@ pub enum ShotError {
     SinkingOff(String),
 }
 
+impl ShotError {
+    /// The cell the error is about (the second shot at it, for [`ShotError::Twice`]), as
+    /// shots name cells.
+    pub fn cell(&self) -> Option<&str> {
+        match self {
+            ShotError::Twice(c)
+            | ShotError::ClueConflict(c)
+            | ShotError::SunkCells(c, _)
+            | ShotError::SinkingOff(c) => Some(c),
+            ShotError::TooManySunk { .. } => None,
+        }
+    }
+}
+
 /// What the shots imply, per cell, for the engines.
 #[derive(Clone, Debug, Default)]
 pub struct ShotFacts {

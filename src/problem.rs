@@ -294,12 +294,39 @@ impl ProblemSpec {
         self.cols.get(col).copied().flatten()
     }
 
+    /// Every structural defect of the spec, in the order found: what [`ProblemSpec::build`]
+    /// refuses. Readers call it to say on which line of a file each defect is.
+    pub fn defects(&self) -> Vec<Invalid> {
+        match self.check() {
+            Err(defects) => defects,
+            Ok(facts) => merge_shot_clues(&mut self.clone(), &facts)
+                .err()
+                .map_or(Vec::new(), |e| e.0),
+        }
+    }
+
     /// Checks the spec and computes the allowed placements; reports every defect found.
     pub fn build(self) -> Result<Problem, ProblemError> {
+        let facts = self.check().map_err(ProblemError)?;
+        let given = self.clone();
+        let mut spec = self;
+        let shot_conflicts = merge_shot_clues(&mut spec, &facts)?;
+        let placements = allowed_placements(&spec, &facts);
+        Ok(Problem {
+            spec,
+            given,
+            placements,
+            facts,
+            shot_conflicts,
+        })
+    }
+
+    /// The structural checks of [`ProblemSpec::build`], with the facts the shots imply.
+    fn check(&self) -> Result<ShotFacts, Vec<Invalid>> {
         let mut errs = Vec::new();
         let d = self.dims;
         if d.width == 0 || d.height == 0 || d.cells() > crate::bitboard::MAX_CELLS {
-            return Err(ProblemError(vec![Invalid::Size(d)]));
+            return Err(vec![Invalid::Size(d)]);
         }
         if self.fleet.ship_count() == 0 {
             errs.push(Invalid::EmptyFleet);
@@ -356,20 +383,11 @@ impl ProblemSpec {
                 ShotFacts::default()
             }
         };
-        if !errs.is_empty() {
-            return Err(ProblemError(errs));
+        if errs.is_empty() {
+            Ok(facts)
+        } else {
+            Err(errs)
         }
-        let given = self.clone();
-        let mut spec = self;
-        let shot_conflicts = merge_shot_clues(&mut spec, &facts)?;
-        let placements = allowed_placements(&spec, &facts);
-        Ok(Problem {
-            spec,
-            given,
-            placements,
-            facts,
-            shot_conflicts,
-        })
     }
 }
 

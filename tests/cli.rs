@@ -1113,3 +1113,16 @@ fn accuracy_reports_each_turn_and_refuses_bad_requests() {
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn problem_errors_name_the_line_once() {
+    let game = "name: twice\nsize: 5x5\nfleet: 3 2\nshots:\nA1 miss\nB2 hit\n  A1 hit\n";
+    let o = run(&["probs", "-"], Some(game));
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("line 7, column 3: invalid problem: cell A1 is fired at twice"),
+        "{e}"
+    );
+    assert_eq!(e.matches("fired at twice").count(), 1, "{e}");
+}

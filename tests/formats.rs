@@ -128,8 +128,67 @@ fn errors_say_line_and_column() {
     assert_eq!(e.file.as_deref(), Some("bad.dzn"));
     let e = format::read("bad.json", "{\"width\": 3,\n \"height\": x}").unwrap_err();
     assert_eq!(e.line, 2);
-    let e = format::read("bad.jsonl", "{\"id\":\"a\",\"height\":2,\"width\":2,\"rows\":[0,0],\"cols\":[0,0],\"fleet\":{}}\n{\"hints\": 3}\n").unwrap_err();
+    let e = format::read("bad.jsonl", "{\"id\":\"a\",\"height\":2,\"width\":2,\"rows\":[1,0],\"cols\":[1,0],\"fleet\":{\"1\":1}}\n{\"hints\": 3}\n").unwrap_err();
     assert_eq!(e.line, 2);
+}
+
+/// A file that reads but describes no board says where, as a typo does: the count too
+/// large, the second shot at a cell, the shot on a contradicting clue, the bad solution; a
+/// JSON-lines record, its line.
+#[test]
+fn problem_errors_say_line_and_column() {
+    let cases: [(&str, usize, usize, &str); 6] = [
+        (
+            "size: 3x2\nfleet: 1\ngrid:\n   1 0 0\n0  . . .\n 7 . . .\n",
+            6,
+            2,
+            "row 2 count 7 exceeds the width 3",
+        ),
+        (
+            "size: 3x2\nfleet: 1\ngrid:\n   1 0 5\n1  . . .\n0  . . .\n",
+            4,
+            8,
+            "column C count 5 exceeds the height 2",
+        ),
+        (
+            "size: 5x5\nfleet: 3 2\nshots:\nA1 miss\nB2 hit\n  A1 hit\n",
+            6,
+            3,
+            "cell A1 is fired at twice",
+        ),
+        (
+            "size: 3x3\nfleet: 2\ngrid:\n~ . .\n. . .\n. . .\nshots:\nB2 miss\nA1 hit\n",
+            9,
+            1,
+            "the shot at A1 contradicts the grid's clue there",
+        ),
+        (
+            "size: 3x3\nfleet: 2\nsinking: none\nshots:\nA1 hit\nA2 sunk 2\n",
+            6,
+            1,
+            "reports a sinking, but the sinking rule is 'none'",
+        ),
+        (
+            "// a comment\nsize: 3x2\nfleet: 1\n---\nsize: 3x2\nfleet: 1\ngrid:\n4 . . .\n0 . . .\n",
+            8,
+            1,
+            "row 1 count 4 exceeds the width 3",
+        ),
+    ];
+    for (input, line, column, says) in cases {
+        let e = format::read("bad.txt", input).unwrap_err();
+        assert_eq!((e.line, e.column), (line, column), "{input:?}: {e}");
+        assert!(e.to_string().contains(says), "{input:?}: {e}");
+        assert!(e.to_string().starts_with("bad.txt: line"), "{e}");
+    }
+    let ok = "{\"id\":\"a\",\"height\":2,\"width\":2,\"rows\":[1,0],\"cols\":[1,0],\"fleet\":{\"1\":1},\"hints\":[]}";
+    let bad = ok.replace("[1,0],\"cols", "[3,0],\"cols");
+    let e = format::read("bad.jsonl", &format!("{ok}\n\n{bad}\n")).unwrap_err();
+    assert_eq!(e.line, 3, "{e}");
+    assert!(
+        e.to_string().contains("row 1 count 3 exceeds the width 2"),
+        "{e}"
+    );
 }
 
 #[test]

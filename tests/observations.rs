@@ -119,28 +119,33 @@ fn sonar_rings() {
 
 #[test]
 fn bad_records_are_refused() {
+    // Records the reader takes but no game could give: refused with the shot's line (the
+    // second shot at a cell; the first shot when no one shot is to blame).
     let cases = [
-        ("A1 hit\nA1 miss\n", "fired at twice"),
+        ("A1 hit\nA1 miss\n", "fired at twice", 7),
         (
             "A1 sunk 2\nB1 sunk 2\nC2 sunk 2\n",
             "3 ships of type 2 reported sunk but the fleet has 2",
+            6,
         ),
         (
             "A1 sunk 2 A1 B1\n",
             "lists cells, but sinkings are only announced",
+            6,
         ),
     ];
-    for (shots, why) in cases {
-        let e = text::parse(&format!("{HEAD}{shots}"))
-            .unwrap()
-            .build()
-            .unwrap_err();
+    for (shots, why, line) in cases {
+        let e = text::parse(&format!("{HEAD}{shots}")).unwrap_err();
         assert!(e.to_string().contains(why), "{e}");
+        assert_eq!(e.line, line, "{e}");
     }
-    let e = text::parse("size: 4x2\nfleet: 2\nshots:\nA1 sunk 2\n")
-        .unwrap()
-        .build()
-        .unwrap_err();
+    let e = text::parse("size: 4x2\nfleet: 2\nshots:\nA1 sunk 2\n").unwrap_err();
+    assert!(e.to_string().contains("sinking rule is 'none'"), "{e}");
+    // Built without a reader, the same record is the same error, without a line.
+    let mut spec =
+        text::parse("size: 4x2\nfleet: 2\nsinking: announced\nshots:\nA1 sunk 2\n").unwrap();
+    spec.observations.sinking = broadside::Sinking::None;
+    let e = spec.build().unwrap_err();
     assert!(e.to_string().contains("sinking rule is 'none'"), "{e}");
     let e = text::parse(&format!("{HEAD}E1 hit\n")).unwrap_err();
     assert_eq!((e.line, e.column), (6, 1));

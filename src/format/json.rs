@@ -233,10 +233,11 @@ pub fn parse_many(input: &str) -> Result<Vec<ProblemSpec>, ParseError> {
         match stream.next() {
             None => break,
             Some(Err(e)) => return Err(ParseError::from_json(&e, 0)),
-            Some(Ok(jp)) => out.push(
+            Some(Ok(jp)) => out.push(super::described(
                 jp.into_spec()
                     .map_err(|e| ParseError::new(start + 1, 1, e.message))?,
-            ),
+                start + 1,
+            )?),
         }
     }
     Ok(out)

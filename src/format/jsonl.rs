@@ -104,6 +104,6 @@ pub fn parse(input: &str) -> Result<Vec<ProblemSpec>, ParseError> {
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| record(l, i + 1))
+        .map(|(i, l)| record(l, i + 1).and_then(|spec| super::described(spec, i + 1)))
         .collect()
 }

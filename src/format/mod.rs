@@ -110,6 +110,17 @@ impl Format {
     }
 }
 
+/// `spec` if it describes a board, else its defects ([`ProblemSpec::defects`]) as an error
+/// at `line` (where the problem was written), for readers that cannot point closer.
+fn described(spec: ProblemSpec, line: usize) -> Result<ProblemSpec, ParseError> {
+    let defects = spec.defects();
+    if defects.is_empty() {
+        Ok(spec)
+    } else {
+        Err(ParseError::new(line, 1, crate::ProblemError(defects)))
+    }
+}
+
 /// Parses every problem in `content`, detecting the format from `name` and the content.
 /// Errors name the file.
 pub fn read(name: &str, content: &str) -> Result<Vec<ProblemSpec>, ParseError> {

@@ -38,8 +38,8 @@ use crate::clue::Clue;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;
-use crate::observe::{Observations, Sinking, parse_shot, print_shot};
-use crate::problem::{Meta, ProblemSpec};
+use crate::observe::{Observations, ShotError, Sinking, parse_shot, print_shot};
+use crate::problem::{Invalid, Meta, ProblemError, ProblemSpec};
 use crate::rules::Rules;
 use crate::shape::Shape;
 
@@ -90,6 +90,9 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     let mut section = Section::Header;
     let mut col_counts: Option<Vec<Option<usize>>> = None;
     let mut grid_rows: Vec<(Option<usize>, Vec<Option<Clue>>, bool)> = Vec::new();
+    // Where each column count and each row (its count, or its first cell) was written.
+    let mut col_count_at: Vec<(usize, usize)> = Vec::new();
+    let mut row_at: Vec<(usize, usize)> = Vec::new();
     let mut solution_rows: Vec<(String, usize)> = Vec::new();
     let mut shot_lines: Vec<(String, usize, usize)> = Vec::new();
     let mut sinking = Sinking::None;
@@ -206,6 +209,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                             .map(|(_, s)| count_token(s, ln, 0))
                             .collect::<Result<_, _>>()?,
                     );
+                    col_count_at = tokens.iter().map(|&(c, _)| (ln, c)).collect();
                     continue;
                 }
                 if grid_rows.len() == d.height {
@@ -253,6 +257,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 grid_rows.push((count, row, has_count));
+                row_at.push((ln, tokens.first().map_or(indent + 1, |t| t.0)));
             }
             Section::Solution => solution_rows.push((trimmed.to_string(), ln)),
             Section::Shots => shot_lines.push((trimmed.to_string(), ln, indent)),
@@ -287,7 +292,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     } else {
         clues
     };
-    let mut shots = Vec::new();
+    let mut shots: Vec<crate::observe::Shot> = Vec::new();
     for (line, ln, indent) in &shot_lines {
         let shot = parse_shot(dims, &fleet, line).map_err(|e| {
             // The column of the offending word.
@@ -305,7 +310,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         let rows: Vec<String> = solution_rows.iter().map(|r| r.0.clone()).collect();
         Some(Layout::from_rows(&rows, dims, &fleet).map_err(|e| ParseError::new(first, 1, e))?)
     };
-    Ok(ProblemSpec {
+    let spec = ProblemSpec {
         dims,
         fleet,
         rules,
@@ -315,7 +320,37 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         solution,
         observations: Observations { sinking, shots },
         meta,
-    })
+    };
+    // A problem the parser read but that describes no board: say where, as for a typo.
+    let defects = spec.defects();
+    let Some(first) = defects.first() else {
+        return Ok(spec);
+    };
+    let shot_at = |i: usize| (shot_lines[i].1, shot_lines[i].2 + 1);
+    let named = |cell: &str| -> Vec<usize> {
+        let shots = &spec.observations.shots;
+        (0..shots.len())
+            .filter(|&i| dims.cell_name(shots[i].cell) == cell)
+            .collect()
+    };
+    let (line, column) = match first {
+        Invalid::RowCountTooLarge { row, .. } => row_at[*row],
+        Invalid::ColCountTooLarge { col, .. } => col_count_at[*col],
+        Invalid::EmptyFleet => (fline, fcol),
+        Invalid::Solution(_) => (solution_rows[0].1, 1),
+        // The second shot at a cell fired at twice; the shot at the cell otherwise.
+        Invalid::Shots(e @ ShotError::Twice(_)) => e
+            .cell()
+            .and_then(|c| named(c).last().copied())
+            .map_or((shot_lines[0].1, 1), shot_at),
+        Invalid::Shots(e) => e
+            .cell()
+            .and_then(|c| named(c).first().copied())
+            .or((!shot_lines.is_empty()).then_some(0))
+            .map_or((1, 1), shot_at),
+        _ => (1, 1),
+    };
+    Err(ParseError::new(line, column, ProblemError(defects)))
 }
 
 fn tokenize(line: &str) -> Vec<(usize, &str)> {
