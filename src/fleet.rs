@@ -193,11 +193,16 @@ impl Fleet {
     }
 
     /// The fleet in the syntax [`Fleet::parse`] reads: unnamed straight ships as lengths
-    /// (largest first), named ships and polyominoes by name with `xCOUNT`.
+    /// (largest first; `COUNTxLENGTH` for more than [`Fleet::SPELLED_OUT`] of one length),
+    /// named ships and polyominoes by name with `xCOUNT`.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         for t in &self.types {
             let named = match t.shape.straight_len() {
+                Some(l) if t.name == l.to_string() && t.count > Self::SPELLED_OUT => {
+                    parts.push(format!("{}x{l}", t.count));
+                    continue;
+                }
                 Some(l) if t.name == l.to_string() => {
                     parts.extend(std::iter::repeat_n(l.to_string(), t.count));
                     continue;
@@ -214,6 +219,10 @@ impl Fleet {
         parts.join(" ")
     }
 
+    /// The most ships of one length [`Fleet::describe`] writes one by one (`1 1 1 1`); more
+    /// are written with their count (`18x1`), so a label stays short.
+    pub const SPELLED_OUT: usize = 4;
+
     /// The polyomino (non-straight) types, by name, which a file must declare.
     pub fn polyominoes(&self) -> impl Iterator<Item = &ShipType> {
         self.types
@@ -225,6 +234,18 @@ impl Fleet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Many ships of one length are described with their count, and read back the same.
+    #[test]
+    fn many_ships_of_a_length_are_counted() {
+        let f = Fleet::parse("60x1 3 3", &[]).unwrap();
+        assert_eq!(f.describe(), "3 3 60x1");
+        assert_eq!(Fleet::parse(&f.describe(), &[]).unwrap(), f);
+        assert_eq!(
+            Fleet::parse("1x4 2x3 3x2 4x1", &[]).unwrap().describe(),
+            "4 3 3 2 2 2 1 1 1 1"
+        );
+    }
 
     #[test]
     fn syntaxes_agree() {
