@@ -1126,3 +1126,64 @@ fn problem_errors_name_the_line_once() {
     );
     assert_eq!(e.matches("fired at twice").count(), 1, "{e}");
 }
+
+#[test]
+fn simulate_keeps_its_book_in_a_file() {
+    let book = std::env::temp_dir().join(format!("broadside-book-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&book);
+    let args = [
+        "simulate",
+        "--json",
+        "--shooter",
+        "greedy",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--size",
+        "5x5",
+        "--fleet",
+        "3 2",
+        "--book",
+    ];
+    let with = |book: &std::path::Path| {
+        let mut a: Vec<&str> = args.to_vec();
+        a.push(book.to_str().unwrap());
+        let o = run(&a, None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        v["mean"].as_f64().unwrap()
+    };
+    let first = with(&book);
+    let text = std::fs::read_to_string(&book).unwrap();
+    // (Which positions it holds depends on how long each took to count.)
+    assert!(text.starts_with("{\"broadside_book\":1,"), "{text}");
+    // The same games again from the book: the same shots.
+    assert_eq!(with(&book), first);
+    let text = std::fs::read_to_string(&book).unwrap();
+    // A book for another game is refused, and left as it was.
+    let o = run(
+        &[
+            "simulate",
+            "--shooter",
+            "greedy",
+            "--games",
+            "2",
+            "--size",
+            "5x5",
+            "--fleet",
+            "2 2",
+            "--book",
+            book.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 1, column 1: a book for another game"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&book).unwrap(), text);
+    let _ = std::fs::remove_file(&book);
+}

@@ -2,7 +2,8 @@
 //! seed 000's accuracy evaluation.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -10,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use broadside::format::json::JsonProblem;
 use broadside::play::{
-    Accuracy, Boards, Estimator, Optimal, PlacerKind, Setup, ShooterKind, Side, Simulation,
+    Accuracy, Boards, Book, Estimator, Optimal, PlacerKind, Setup, ShooterKind, Side, Simulation,
     accuracy, play_match, simulate,
 };
 use broadside::sample::SamplerKind;
@@ -106,6 +107,10 @@ pub struct SimulateArgs {
     /// a line (any command reads it back).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Start exact play from the heat maps kept in this book file, when it exists, and write
+    /// the book back with what this run counted (docs/PLAY.md).
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
 }
 
 /// The options of `match`.
@@ -365,6 +370,37 @@ pub fn run_match(args: &MatchArgs) -> Result<bool> {
     Ok(true)
 }
 
+/// The shared book of `setup`, with the positions of the book file at `path` when there is
+/// one.
+fn open_book(setup: &Setup, path: &Path) -> Result<Arc<Book>> {
+    let book = Book::shared(setup);
+    match std::fs::read_to_string(path) {
+        Ok(content) => {
+            book.load(&path.display().to_string(), &content)
+                .map_err(broadside::Error::from)?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+    Ok(book)
+}
+
+/// Writes `book` to `path` whole or not at all: to a file beside it, then renamed over it.
+fn save_book(book: &Book, path: &Path) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".part");
+    let tmp = PathBuf::from(tmp);
+    let mut f = std::io::BufWriter::new(
+        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?,
+    );
+    book.save(&mut f)
+        .and_then(|_| f.flush())
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    drop(f);
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
 pub fn run(args: &SimulateArgs) -> Result<bool> {
     let shooter = match (args.shooter, args.sampler) {
         (ShooterKind::Sampled { boards, .. }, Some(sampler)) => {
@@ -382,9 +418,18 @@ pub fn run(args: &SimulateArgs) -> Result<bool> {
         games: args.games,
         seed: args.seed,
     };
+    let book = match &args.book {
+        Some(path) => Some((path, open_book(&sim.setup, path)?)),
+        None => None,
+    };
     let bar = progress_bar(sim.games);
-    let (summary, played) = simulate(&sim, &|done| bar.set_position(done))?;
+    let played = simulate(&sim, &|done| bar.set_position(done));
     bar.finish_and_clear();
+    // The book is kept even when the run fails: what it counted is still right.
+    if let Some((path, book)) = book {
+        save_book(&book, path)?;
+    }
+    let (summary, played) = played?;
     if let Some(path) = &args.out {
         let mut f = std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,

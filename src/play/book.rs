@@ -12,13 +12,24 @@
 //! The shared books keep only counts that took a while ([`STORE_AFTER`]), up to
 //! [`MAX_ENTRIES`] positions for a game's rules; the answers are exact either way, the book
 //! only saves time.
+//!
+//! A book can be saved to a file ([`Book::save`]) and read back into a later run
+//! ([`Book::load`]), so that run does not count its openings again: JSON lines, the game's
+//! rules first (a book is read only into a book of the same rules), then a position a line
+//! (`{"key": [...], "layouts": N, "per_cell": [...]}`, cells in the book's frame, a key
+//! entry `2 * cell + hit`). Every position read is checked against what its shots and the
+//! fleet imply (hits in every layout, misses in none, the cells adding up to the fleet's
+//! cells in each), so a damaged file is refused, not played.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 use super::game::Setup;
 use crate::engine::Engine;
+use crate::format::ParseError;
 use crate::geom::Symmetry;
 use crate::heat::HeatMap;
 use crate::observe::{Shot, ShotResult};
@@ -33,6 +44,25 @@ pub const MAX_ENTRIES: usize = 50_000;
 
 /// The most games' rules a process keeps books for.
 pub const MAX_BOOKS: usize = 8;
+
+/// The version of the book file format [`Book::save`] writes.
+pub const FILE_VERSION: u32 = 1;
+
+/// A book file's first line.
+#[derive(Serialize, Deserialize)]
+struct FileHead {
+    broadside_book: u32,
+    /// The rules, as the empty game's problem in the JSON format.
+    game: serde_json::Value,
+}
+
+/// A book file's position line.
+#[derive(Serialize, Deserialize)]
+struct FileEntry {
+    key: Vec<u16>,
+    layouts: u128,
+    per_cell: Vec<u128>,
+}
 
 /// One position's counts, in the book's frame.
 struct Entry {
@@ -163,7 +193,203 @@ impl Book {
         best
     }
 
+    /// The rules as a book file names them: the empty game in the JSON format.
+    fn game(&self) -> serde_json::Value {
+        serde_json::from_str(&crate::format::json::print(&self.setup.empty()))
+            .expect("the JSON format reads back as JSON")
+    }
+
+    /// Writes the book's positions to `out` in the book file format (see the module
+    /// documentation), in the order of their keys; returns how many.
+    pub fn save(&self, out: &mut impl std::io::Write) -> std::io::Result<usize> {
+        let head = FileHead {
+            broadside_book: FILE_VERSION,
+            game: self.game(),
+        };
+        writeln!(out, "{}", serde_json::to_string(&head)?)?;
+        let entries = self.lock();
+        let mut keys: Vec<&Vec<u16>> = entries.keys().collect();
+        keys.sort_unstable();
+        for key in &keys {
+            let e = &entries[*key];
+            let line = FileEntry {
+                key: key.to_vec(),
+                layouts: e.layouts,
+                per_cell: e.per_cell.to_vec(),
+            };
+            writeln!(out, "{}", serde_json::to_string(&line)?)?;
+        }
+        Ok(keys.len())
+    }
+
+    /// Adds the positions of a book file's `content` (named `name` in errors) written by
+    /// [`Book::save`] for the same rules, up to [`MAX_ENTRIES`] in all; returns how many were
+    /// read. A file for other rules, or a position its shots and the fleet contradict, is an
+    /// error with its line, and nothing of the file is added.
+    pub fn load(&self, name: &str, content: &str) -> Result<usize, ParseError> {
+        let at = |line: usize, message: String| ParseError::new(line, 1, message).in_file(name);
+        let mut lines = content
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, first)) = lines.next() else {
+            return Err(at(1, "an empty file, not a book".into()));
+        };
+        let head: FileHead =
+            serde_json::from_str(first).map_err(|e| at(1, format!("not a broadside book: {e}")))?;
+        if head.broadside_book != FILE_VERSION {
+            return Err(at(
+                1,
+                format!(
+                    "a book of version {}; this broadside reads version {FILE_VERSION}",
+                    head.broadside_book
+                ),
+            ));
+        }
+        if head.game != self.game() {
+            return Err(at(1, format!("a book for another game: {}", head.game)));
+        }
+        let d = self.setup.dims;
+        let ship_cells = self.setup.fleet.cell_count() as u128;
+        let mut read = Vec::new();
+        for (i, line) in lines {
+            let e: FileEntry = serde_json::from_str(line)
+                .map_err(|e| ParseError::from_json(&e, i).in_file(name))?;
+            if let Some(why) = Self::contradiction(&e, d.cells(), ship_cells) {
+                return Err(at(i + 1, format!("a position the book cannot hold: {why}")));
+            }
+            read.push(e);
+        }
+        let n = read.len();
+        let mut entries = self.lock();
+        for e in read {
+            if entries.len() >= MAX_ENTRIES {
+                break;
+            }
+            let entry = Entry {
+                layouts: e.layouts,
+                per_cell: e.per_cell.into_boxed_slice(),
+            };
+            entries.insert(e.key, Arc::new(entry));
+        }
+        Ok(n)
+    }
+
+    /// What is wrong with a position read from a file, if anything: each cell's count at
+    /// most the layouts, a hit's equal to them and a miss's 0, and the counts adding up to
+    /// the fleet's cells in every layout.
+    fn contradiction(e: &FileEntry, cells: usize, ship_cells: u128) -> Option<String> {
+        if e.per_cell.len() != cells {
+            return Some(format!("{} cells for a board of {cells}", e.per_cell.len()));
+        }
+        if e.layouts == 0 {
+            return Some("no layout".into());
+        }
+        if e.key.windows(2).any(|w| w[0] / 2 >= w[1] / 2) {
+            return Some("its key is not increasing cells each shot once".into());
+        }
+        for &k in &e.key {
+            let (cell, hit) = (k as usize / 2, k % 2 == 1);
+            let Some(&n) = e.per_cell.get(cell) else {
+                return Some(format!("a shot at cell {cell}, off the board"));
+            };
+            if hit && n != e.layouts || !hit && n != 0 {
+                return Some(format!("cell {cell}'s count disagrees with its shot"));
+            }
+        }
+        if e.per_cell.iter().any(|&n| n > e.layouts) {
+            return Some("a cell's count above the layouts".into());
+        }
+        let sum = e.per_cell.iter().try_fold(0u128, |a, &n| a.checked_add(n));
+        if sum != e.layouts.checked_mul(ship_cells) {
+            return Some("the cells' counts do not add up to the fleet's cells".into());
+        }
+        None
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Vec<u16>, Arc<Entry>>> {
         self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Dims, Fleet, Rules, Sinking};
+
+    fn setup(fleet: &[usize]) -> Setup {
+        Setup {
+            dims: Dims::new(6, 6),
+            fleet: Fleet::straight(fleet),
+            rules: Rules::Touch,
+            sinking: Sinking::Announced,
+            rocks: Vec::new(),
+        }
+    }
+
+    fn shot(cell: usize, result: ShotResult) -> Shot {
+        Shot { cell, result }
+    }
+
+    /// A book with a few positions kept: the empty board, misses, a hit.
+    fn filled(s: &Setup) -> (Book, Vec<Vec<Shot>>) {
+        let book = Book::new(s, Duration::ZERO);
+        let games = vec![
+            vec![],
+            vec![shot(14, ShotResult::Miss)],
+            vec![shot(14, ShotResult::Miss), shot(21, ShotResult::Hit)],
+            vec![shot(0, ShotResult::Hit), shot(35, ShotResult::Miss)],
+        ];
+        for shots in &games {
+            let p = s.after(shots).build().unwrap();
+            book.heat(&p, shots, Engine::Enum).unwrap();
+        }
+        (book, games)
+    }
+
+    /// A saved book read back holds the same positions and gives the same maps; a book for
+    /// other rules, or a damaged position, is refused with its line.
+    #[test]
+    fn books_are_saved_and_read_back() {
+        let s = setup(&[3, 2]);
+        let (book, games) = filled(&s);
+        let mut file = Vec::new();
+        assert_eq!(book.save(&mut file).unwrap(), book.len());
+        assert!(book.len() >= 3, "{}", book.len());
+        let text = String::from_utf8(file).unwrap();
+        let again = Book::new(&s, Duration::from_secs(3600));
+        assert_eq!(again.load("b.book", &text).unwrap(), book.len());
+        assert_eq!(again.len(), book.len());
+        for shots in &games {
+            let p = s.after(shots).build().unwrap();
+            let truth = HeatMap::compute(&p, Engine::Dp).unwrap();
+            let kept = again.heat(&p, shots, Engine::Enum).unwrap();
+            assert_eq!(
+                (kept.layouts, &kept.per_cell),
+                (truth.layouts, &truth.per_cell)
+            );
+        }
+        // Nothing new was counted: every position came from the file.
+        assert_eq!(again.len(), book.len());
+
+        let other = Book::new(&setup(&[3, 3]), Duration::ZERO);
+        let e = other.load("b.book", &text).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.to_string().contains("another game"), "{e}");
+        assert!(other.is_empty());
+
+        // One count changed on the third line: refused there, and nothing is added.
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let mut entry: serde_json::Value = serde_json::from_str(&lines[2]).unwrap();
+        let n = entry["per_cell"][7].as_u64().unwrap();
+        entry["per_cell"][7] = (n + 1).into();
+        lines[2] = entry.to_string();
+        let fresh = Book::new(&s, Duration::ZERO);
+        let e = fresh.load("b.book", &lines.join("\n")).unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.to_string().starts_with("b.book: line 3"), "{e}");
+        assert!(fresh.is_empty());
+        let e = fresh.load("b.book", "").unwrap_err();
+        assert!(e.to_string().contains("not a book"), "{e}");
     }
 }
