@@ -3,6 +3,7 @@
 with the same seed (so game i hides the same layout in both files).
 
     python3 benches/paired.py A.jsonl B.jsonl
+    python3 benches/paired.py A1.jsonl,A2.jsonl B1.jsonl,B2.jsonl   (runs in parts, --first)
 
 Prints the mean of B's shots minus A's, game by game, with its 95% interval (normal
 approximation), and how many games each side needed fewer shots in. The interval excluding 0 is
@@ -14,14 +15,18 @@ import math
 import sys
 
 
-def shots(path):
-    """Per game name: the number of shots and the hidden layout."""
+def shots(paths):
+    """Per game name: the number of shots and the hidden layout, from the files named in
+    `paths` (comma-separated: the parts of one run). A game in two parts is an error."""
     out = {}
-    with open(path) as f:
-        for line in f:
-            if line.strip():
-                g = json.loads(line)
-                out[g["name"]] = (len(g["shots"]), g["solution"])
+    for path in paths.split(","):
+        with open(path) as f:
+            for line in f:
+                if line.strip():
+                    g = json.loads(line)
+                    if g["name"] in out:
+                        sys.exit(f"{path}: {g['name']} is in two parts of the run")
+                    out[g["name"]] = (len(g["shots"]), g["solution"])
     return out
 
 

@@ -1187,3 +1187,43 @@ fn simulate_keeps_its_book_in_a_file() {
     assert_eq!(std::fs::read_to_string(&book).unwrap(), text);
     let _ = std::fs::remove_file(&book);
 }
+
+#[test]
+fn a_run_in_parts_plays_the_same_games() {
+    let dir = std::env::temp_dir();
+    let whole = dir.join(format!("broadside-whole-{}.jsonl", std::process::id()));
+    let part = dir.join(format!("broadside-part-{}.jsonl", std::process::id()));
+    let sim = |games: &str, first: &str, out: &std::path::Path| {
+        let o = run(
+            &[
+                "simulate",
+                "--shooter",
+                "parity",
+                "--placer",
+                "ed1",
+                "--seed",
+                "4",
+                "--games",
+                games,
+                "--first",
+                first,
+                "--size",
+                "6x6",
+                "--fleet",
+                "3 2 2",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let whole_games = sim("7", "0", &whole);
+    let part_games = sim("3", "4", &part);
+    let last: Vec<&str> = whole_games.lines().skip(4).collect();
+    assert_eq!(part_games.lines().collect::<Vec<_>>(), last);
+    assert!(part_games.contains("\"name\":\"game-5\""), "{part_games}");
+    let _ = std::fs::remove_file(whole);
+    let _ = std::fs::remove_file(part);
+}

@@ -50,6 +50,7 @@ fn fast_counts_equal_a_full_recount_on_positions_of_real_games() {
                 shooter: ShooterKind::Density,
                 placer: PlacerKind::Uniform,
                 games: 4,
+                first: 0,
                 seed: 5,
             };
             let (_, games) = simulate(&sim, &|_| {}).unwrap();

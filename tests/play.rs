@@ -17,6 +17,7 @@ fn sim(w: usize, h: usize, fleet: &[usize], rules: Rules, shooter: ShooterKind) 
         shooter,
         placer: PlacerKind::Uniform,
         games: 2000,
+        first: 0,
         seed: 11,
     }
 }

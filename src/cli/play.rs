@@ -95,6 +95,10 @@ pub struct SimulateArgs {
     /// How many games.
     #[arg(long, default_value = "1000")]
     games: u64,
+    /// Play the games numbered from N + 1 on: a long run in parts, each the same games as in
+    /// the whole run (merge their --out files with benches/merge.py).
+    #[arg(long, value_name = "N", default_value = "0")]
+    first: u64,
     /// The seed: the same seed gives the same games, whatever the number of threads.
     #[arg(long, default_value = "0")]
     seed: u64,
@@ -416,6 +420,7 @@ pub fn run(args: &SimulateArgs) -> Result<bool> {
         shooter,
         placer: args.placer.clone(),
         games: args.games,
+        first: args.first,
         seed: args.seed,
     };
     let book = match &args.book {

@@ -31,6 +31,7 @@
 //!     shooter: ShooterKind::HuntTarget,
 //!     placer: PlacerKind::Uniform,
 //!     games: 200,
+//!     first: 0,
 //!     seed: 7,
 //! };
 //! let (summary, games) = simulate(&sim, &|_| {}).unwrap();

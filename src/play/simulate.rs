@@ -29,6 +29,9 @@ pub struct Simulation {
     pub placer: PlacerKind,
     /// How many games.
     pub games: u64,
+    /// The games played are those numbered `first + 1` to `first + games` of the seed: a long
+    /// run can be played in parts, each the same games as in the whole run.
+    pub first: u64,
     /// The seed every game's randomness derives from.
     pub seed: u64,
 }
@@ -103,7 +106,13 @@ pub fn simulate(
         )),
         e => e,
     })?;
-    let layouts = (0..sim.games)
+    let end = sim
+        .first
+        .checked_add(sim.games)
+        .ok_or_else(|| Error::Request("the games are numbered past 2^64".into()))?;
+    // Placers may keep state from one layout to the next, so the layouts before the first
+    // game are drawn too (placing is cheap beside playing).
+    let layouts = (0..end)
         .map(|i| {
             placer.place(&mut rng_for(sim.seed, i, 0)).ok_or_else(|| {
                 Error::Request(format!(
@@ -112,6 +121,7 @@ pub fn simulate(
                 ))
             })
         })
+        .skip(sim.first as usize)
         .collect::<Result<Vec<_>, _>>()?;
     let done = AtomicU64::new(0);
     let played: Vec<Played> = super::on_game_threads(|| {
@@ -119,6 +129,7 @@ pub fn simulate(
             .into_par_iter()
             .enumerate()
             .map(|(i, layout)| {
+                let i = sim.first as usize + i;
                 let mut game = Game::new(sim.setup.clone(), layout);
                 let shots = play(&mut game, sim.shooter, &mut rng_for(sim.seed, i as u64, 1));
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1);
