@@ -332,8 +332,10 @@ impl Engine {
         opts: &CountOptions,
     ) -> Result<CountResult<BigUint>, CountError> {
         match self.count(problem, opts) {
+            // The count has already passed 2^128 (in the DP's 128-bit pass, or in another
+            // engine): straight to the big-integer pass.
             Err(CountError::Overflow) => match DpEngine::new(problem) {
-                Ok(dp) => dp.count_big(opts),
+                Ok(dp) => dp.count_past_128(opts),
                 Err(_) => Err(CountError::Overflow),
             },
             r => r.map(CountResult::into_big),

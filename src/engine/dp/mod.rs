@@ -265,9 +265,17 @@ impl<'p> DpEngine<'p> {
     /// than the 64- and 128-bit passes.
     pub fn count_big(&self, opts: &CountOptions) -> Result<CountResult<BigUint>, CountError> {
         match self.count(opts) {
-            Err(CountError::Overflow) => self.count_in::<BigUint>(opts),
+            Err(CountError::Overflow) => self.count_past_128(opts),
             r => r.map(CountResult::into_big),
         }
+    }
+
+    /// The big-integer pass alone, for a count already known to pass 2^128.
+    pub(super) fn count_past_128(
+        &self,
+        opts: &CountOptions,
+    ) -> Result<CountResult<BigUint>, CountError> {
+        self.count_in::<BigUint>(opts)
     }
 
     fn count_in<C: state::Tally>(
