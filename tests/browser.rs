@@ -30,6 +30,8 @@ struct Browser {
     driver: Child,
     addr: String,
     session: String,
+    /// Chromium's profile directory, removed with the browser.
+    profile: std::path::PathBuf,
 }
 
 impl Browser {
@@ -71,6 +73,7 @@ impl Browser {
             driver,
             addr,
             session: String::new(),
+            profile,
         };
         let v = b.call("POST", "/session", Some(caps));
         b.session = v["sessionId"].as_str().expect("a session").to_string();
@@ -162,6 +165,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
