@@ -1227,3 +1227,24 @@ fn a_run_in_parts_plays_the_same_games() {
     let _ = std::fs::remove_file(whole);
     let _ = std::fs::remove_file(part);
 }
+
+#[test]
+fn optimal_gives_the_optimum_the_rollout_and_greedy() {
+    let o = run(
+        &["optimal", "--size", "4x3", "--fleet", "3 2", "--json"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["layouts"], 102);
+    let f = |k: &str| v[k].as_f64().unwrap();
+    // 4x3 {3,2}: the rollout of greedy is optimal here, greedy 0.16 shots behind.
+    assert!((f("optimal") - 7.5588).abs() < 1e-4, "{v}");
+    assert!((f("rollout") - f("optimal")).abs() < 1e-9, "{v}");
+    assert!((f("greedy") - 7.7178).abs() < 1e-4, "{v}");
+    let text = stdout(&run(&["optimal", "--size", "4x3", "--fleet", "3 2"], None));
+    assert!(
+        text.contains("rollout of greedy 7.5588: 100% of greedy's gap closed"),
+        "{text}"
+    );
+}

@@ -1,10 +1,13 @@
 //! Optimal play on small boards against brute force: every order of shots tried, reports
 //! taken from real games (`Game::fire`) against every layout, no memory of states; greedy's
-//! exact expectation against the same search driven by the engines' heat maps.
+//! exact expectation against the same search driven by the engines' heat maps, and so is the
+//! rollout of greedy's.
+
+use std::collections::HashMap;
 
 use broadside::heat::HeatMap;
 use broadside::layout::Ship;
-use broadside::play::{Game, Optimal, Setup};
+use broadside::play::{Game, Optimal, PlacerKind, Setup, Simulation, simulate};
 use broadside::{Dims, Engine, Fleet, Layout, Problem, Rules, ShotResult, Sinking};
 
 fn setup(w: usize, h: usize, fleet: &[usize], rules: Rules, sinking: Sinking) -> Setup {
@@ -113,6 +116,68 @@ fn brute_greedy(games: &[Game]) -> f64 {
     sum / ties.len() as f64
 }
 
+/// The state's cells worth a shot in greedy's order (most layouts first, ties by the lowest
+/// cell), by the enumerator's heat map.
+fn ranked(games: &[Game]) -> Vec<usize> {
+    let heat = HeatMap::compute(&games[0].record().build().unwrap(), Engine::Enum).unwrap();
+    let mut cells: Vec<usize> = (0..heat.per_cell.len())
+        .filter(|&c| heat.per_cell[c] > 0 && !games[0].fired(c))
+        .collect();
+    cells.sort_by_key(|&c| (std::cmp::Reverse(heat.per_cell[c]), c));
+    cells
+}
+
+/// Values already found, by the shots that lead to the state (cell and report, in cell order).
+type Memo = HashMap<Vec<(usize, String)>, f64>;
+
+fn state(games: &[Game]) -> Vec<(usize, String)> {
+    let mut shots: Vec<(usize, String)> = games[0]
+        .shots()
+        .iter()
+        .map(|s| (s.cell, format!("{:?}", s.result)))
+        .collect();
+    shots.sort();
+    shots
+}
+
+/// One plus the expected `value` of the states a shot at `cell` leads to.
+fn after(
+    games: &[Game],
+    cell: usize,
+    memo: &mut Memo,
+    value: fn(&[Game], &mut Memo) -> f64,
+) -> f64 {
+    1.0 + split(games, cell)
+        .iter()
+        .map(|g| g.len() as f64 / games.len() as f64 * value(g, memo))
+        .sum::<f64>()
+}
+
+/// The expected shots of greedy with ties to the lowest cell.
+fn brute_base(games: &[Game], memo: &mut Memo) -> f64 {
+    let key = state(games);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let v = after(games, ranked(games)[0], memo, brute_base);
+    memo.insert(key, v);
+    v
+}
+
+/// The expected shots of the rollout of that greedy: at each state, the cell after which it
+/// needs the fewest expected shots (greedy's own cell unless another is strictly better).
+fn brute_rollout(games: &[Game], base: &mut Memo) -> f64 {
+    let cells = ranked(games);
+    let mut best = (after(games, cells[0], base, brute_base), cells[0]);
+    for &c in &cells[1..] {
+        let v = after(games, c, base, brute_base);
+        if v < best.0 - 1e-9 {
+            best = (v, c);
+        }
+    }
+    after(games, best.1, base, brute_rollout)
+}
+
 #[test]
 fn optimal_and_greedy_match_brute_force_on_tiny_boards() {
     against_brute_force(&[
@@ -157,7 +222,58 @@ fn against_brute_force(cases: &[Setup]) {
             "{what}: greedy {} against brute force {greedy}",
             exact.greedy
         );
+        let mut base = Memo::new();
+        let rollout = brute_rollout(&games, &mut base);
+        assert!(
+            (exact.rollout - rollout).abs() < 1e-9,
+            "{what}: rollout {} against brute force {rollout}",
+            exact.rollout
+        );
+        // Policy improvement: never worse than the greedy it improves on, never better than
+        // the optimum.
+        assert!(
+            exact.rollout <= brute_base(&games, &mut base) + 1e-12,
+            "{what}"
+        );
+        assert!(exact.optimal <= exact.rollout + 1e-12, "{what}");
         assert!(exact.optimal <= exact.greedy + 1e-12, "{what}");
         assert!(exact.optimal >= s.fleet.cell_count() as f64, "{what}");
+    }
+}
+
+/// With every layout in reach from the first shot, `endgame:N` plays optimally and
+/// `rollout:N` plays the rollout of greedy, so their means (and greedy's) are the solver's
+/// exact expectations; the rollout needs fewer shots than greedy.
+/// Each game solves its own endgame, so this takes a minute in release (`.ci/run` runs it).
+#[test]
+#[ignore]
+fn endgame_and_rollout_play_to_their_exact_expectations() {
+    let setup = setup(4, 3, &[3, 2], Rules::Touch, Sinking::Announced);
+    let exact = Optimal::new(&setup, 10_000, 1_000_000)
+        .unwrap()
+        .expected()
+        .unwrap();
+    assert!(exact.rollout < exact.greedy - 0.1, "{exact:?}");
+    for (word, want, games) in [
+        ("endgame:1000", exact.optimal, 1500),
+        ("rollout:1000", exact.rollout, 4000),
+        ("greedy", exact.greedy, 4000),
+    ] {
+        let s = Simulation {
+            setup: setup.clone(),
+            shooter: word.parse().unwrap(),
+            placer: PlacerKind::Uniform,
+            games,
+            first: 0,
+            seed: 11,
+        };
+        let (summary, _) = simulate(&s, &|_| {}).unwrap();
+        // A 99.9% interval, so that a fixed seed fails by chance one time in a thousand.
+        let half = 3.29 * summary.sd / (summary.games as f64).sqrt();
+        assert!(
+            (summary.mean - want).abs() <= half,
+            "{word}: mean {} against {want} (± {half})",
+            summary.mean
+        );
     }
 }

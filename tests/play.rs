@@ -55,6 +55,8 @@ fn every_game_ends_sunk_and_its_record_is_true() {
         "sampled:30".parse().unwrap(),
         "sampled:30:weighted".parse().unwrap(),
         "lookahead:2.4".parse().unwrap(),
+        "endgame:30".parse().unwrap(),
+        "rollout:200".parse().unwrap(),
         "mcts:40".parse().unwrap(),
     ] {
         for sinking in [Sinking::None, Sinking::Announced, Sinking::Revealed] {
@@ -190,6 +192,8 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "lookahead:2",
         "lookahead:2.8.70",
         "lookahead:3.4",
+        "endgame:1000",
+        "rollout:5000",
         "mcts:500",
     ] {
         let kind: ShooterKind = word.parse().unwrap();
@@ -203,6 +207,7 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         ("lookahead:9", "1 to 4"),
         ("lookahead:2.8.70.1", "lookahead:D"),
         ("mcts:", "mcts:N"),
+        ("rollout", "rollout:N"),
         ("sniper", "knight"),
     ] {
         let e = bad.parse::<ShooterKind>().unwrap_err().to_string();

@@ -82,7 +82,8 @@ impl SetupOptions {
 #[derive(Args)]
 pub struct SimulateArgs {
     /// Who shoots: random, hunt-target, parity, checkerboard, knight, density, greedy (exact),
-    /// mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X), endgame:N or mcts:N; see docs/PLAY.md.
+    /// mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X), endgame:N, rollout:N or mcts:N; see
+    /// docs/PLAY.md.
     #[arg(long)]
     shooter: ShooterKind,
     /// The sampler of a sampled:N shooter: uniform (exact) or weighted (seed 000's).
@@ -199,6 +200,7 @@ pub fn run_optimal(args: &OptimalArgs) -> Result<bool> {
             "layouts": e.layouts,
             "optimal": e.optimal,
             "greedy": e.greedy,
+            "rollout": e.rollout,
             "first": setup.dims.cell_name(e.first),
             "states": e.states,
             "seconds": seconds,
@@ -223,10 +225,25 @@ pub fn run_optimal(args: &OptimalArgs) -> Result<bool> {
             e.greedy - e.optimal,
             (e.greedy / e.optimal - 1.0) * 100.0
         )?;
+        writeln!(
+            w,
+            "  rollout of greedy {:.4}: {:.0}% of greedy's gap closed",
+            e.rollout,
+            closed(e.greedy, e.rollout, e.optimal) * 100.0
+        )?;
         writeln!(w, "  {} belief states, {seconds:.2} s", e.states)?;
     }
     printer.finish()?;
     Ok(true)
+}
+
+/// The share of greedy's gap to the optimum that `other` closes (1 when there is no gap).
+fn closed(greedy: f64, other: f64, optimal: f64) -> f64 {
+    if greedy - optimal > 1e-12 {
+        (greedy - other) / (greedy - optimal)
+    } else {
+        1.0
+    }
 }
 
 /// The options of `accuracy`.

@@ -46,20 +46,39 @@ fn greedy_on(heat: Option<&HeatMap>, setup: &Setup, shots: &[Shot], rng: &mut St
 /// The belief states an endgame solver may solve before play goes back to greedy.
 const ENDGAME_STATES: usize = 200_000;
 
-/// Greedy until at most `most` layouts are consistent, then optimal play on those (an
-/// expectimax over belief states, kept for the rest of the game).
+/// How an [`Endgame`] plays once few layouts are left.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Finish {
+    /// Optimally (expectimax over belief states).
+    Optimal,
+    /// The rollout of greedy: the cell after which greedy needs the fewest expected shots.
+    Rollout,
+}
+
+/// Greedy until at most `most` layouts are consistent, then a solver over those layouts,
+/// kept for the rest of the game, plays as `finish` says.
 pub(super) struct Endgame {
     most: u128,
+    finish: Finish,
     solver: Option<Optimal>,
     gave_up: bool,
 }
 
 impl Endgame {
-    pub(super) fn new(most: u64) -> Self {
+    pub(super) fn new(most: u64, finish: Finish) -> Self {
         Endgame {
             most: most as u128,
+            finish,
             solver: None,
             gave_up: false,
+        }
+    }
+
+    /// The solver's cell after `shots`; `None` once it gives up.
+    fn solved(finish: Finish, solver: &mut Optimal, shots: &[Shot]) -> Option<usize> {
+        match finish {
+            Finish::Optimal => solver.choose(shots),
+            Finish::Rollout => solver.improve_on_greedy(shots),
         }
     }
 }
@@ -67,7 +86,7 @@ impl Endgame {
 impl Shooter for Endgame {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
         if let Some(solver) = &mut self.solver {
-            match solver.choose(shots) {
+            match Self::solved(self.finish, solver, shots) {
                 Some(c) => return c,
                 None => {
                     self.solver = None;
@@ -82,7 +101,7 @@ impl Shooter for Endgame {
             && let Ok(mut solver) =
                 Optimal::position(setup, shots, self.most as usize, ENDGAME_STATES)
         {
-            if let Some(c) = solver.choose(shots) {
+            if let Some(c) = Self::solved(self.finish, &mut solver, shots) {
                 self.solver = Some(solver);
                 return c;
             }

@@ -23,6 +23,9 @@
 //!   next few shots, the later ones assumed to miss.
 //! - [`ShooterKind::Endgame`]: greedy until few layouts are consistent, then optimal play on
 //!   them (expectimax over belief states, see [`crate::play::Optimal`]).
+//! - [`ShooterKind::Rollout`]: greedy until few layouts are consistent, then the rollout of
+//!   greedy on them: the cell after which greedy needs the fewest expected shots, computed
+//!   exactly (never worse than greedy in expectation, see [`crate::play::Optimal`]).
 //! - [`ShooterKind::Mcts`]: 001's Monte Carlo tree search (UCT) over layouts drawn uniformly
 //!   from those consistent with the shots.
 
@@ -40,7 +43,7 @@ mod hunt;
 mod mcts;
 
 use density::Density;
-use exact::{Endgame, Greedy, Lookahead, MinPossible, Sampled};
+use exact::{Endgame, Finish, Greedy, Lookahead, MinPossible, Sampled};
 use hunt::{Hunt, HuntTarget};
 use mcts::Mcts;
 
@@ -53,7 +56,7 @@ pub trait Shooter: Send {
 /// The shooters broadside has; see the module documentation. As words (`FromStr` and
 /// `Display`): `random`, `hunt-target`, `parity`, `checkerboard`, `knight`, `density`,
 /// `greedy`, `mp:X`, `sampled:N` (or `sampled:N:weighted`), `lookahead:D` (or 002's
-/// `lookahead:D.Y.X`), `endgame:N` and `mcts:N`.
+/// `lookahead:D.Y.X`), `endgame:N`, `rollout:N` and `mcts:N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShooterKind {
     /// Any cell not fired at.
@@ -102,6 +105,12 @@ pub enum ShooterKind {
         /// The most consistent layouts at which optimal play takes over.
         layouts: u64,
     },
+    /// Greedy until at most `layouts` layouts are consistent with the shots, then the
+    /// rollout of greedy, exact (`rollout:N`).
+    Rollout {
+        /// The most consistent layouts at which the rollout takes over.
+        layouts: u64,
+    },
     /// UCT with `iterations` playouts per shot (`mcts:N`).
     Mcts {
         /// Playouts per shot.
@@ -122,6 +131,7 @@ const SHOOTER_WORDS: &[&str] = &[
     "sampled:N",
     "lookahead:D",
     "endgame:N",
+    "rollout:N",
     "mcts:N",
 ];
 
@@ -194,6 +204,12 @@ impl std::str::FromStr for ShooterKind {
                     "endgame:N, optimal play once at most N layouts are consistent (e.g. endgame:1000)",
                 )?,
             },
+            ("rollout", p) => ShooterKind::Rollout {
+                layouts: number(
+                    p.unwrap_or(""),
+                    "rollout:N, the rollout of greedy once at most N layouts are consistent (e.g. rollout:5000)",
+                )?,
+            },
             ("mcts", p) => ShooterKind::Mcts {
                 iterations: number(
                     p.unwrap_or(""),
@@ -234,6 +250,7 @@ impl std::fmt::Display for ShooterKind {
                 }
             }
             ShooterKind::Endgame { layouts } => write!(f, "endgame:{layouts}"),
+            ShooterKind::Rollout { layouts } => write!(f, "rollout:{layouts}"),
             ShooterKind::Mcts { iterations } => write!(f, "mcts:{iterations}"),
         }
     }
@@ -261,7 +278,8 @@ impl ShooterKind {
             ShooterKind::Lookahead { plies, moves, open } => {
                 Box::new(Lookahead::new(plies, moves, open))
             }
-            ShooterKind::Endgame { layouts } => Box::new(Endgame::new(layouts)),
+            ShooterKind::Endgame { layouts } => Box::new(Endgame::new(layouts, Finish::Optimal)),
+            ShooterKind::Rollout { layouts } => Box::new(Endgame::new(layouts, Finish::Rollout)),
             ShooterKind::Mcts { iterations } => Box::new(Mcts { iterations }),
         }
     }
