@@ -67,8 +67,9 @@ enum Report {
     Revealed(u128),
 }
 
-/// A belief state as the solver keys it: the fired cells that matter and the layouts left, in
-/// their least symmetric form.
+/// A belief state as the solver keys it: the fired cells that matter and the layouts left (in
+/// their least symmetric form for the optimum and uniform greedy, as they stand for the
+/// rollout).
 type Key = (u128, Vec<u32>);
 
 /// The solver for one game: its layouts as bitmasks, and the values found.
@@ -85,7 +86,7 @@ pub struct Optimal {
     /// The solved states, keyed in their least symmetric form, with a best cell there.
     best: HashMap<Key, (f64, usize)>,
     greedy: HashMap<Key, f64>,
-    /// Expected shots of the greedy that the rollout improves on (ties to the first cell).
+    /// Expected shots of the greedy that the rollout improves on (ties to the lowest cell).
     base: HashMap<Key, f64>,
     /// Expected shots of the rollout of greedy.
     rollout: HashMap<Key, f64>,
@@ -296,10 +297,7 @@ impl Optimal {
     /// the layouts, in the least of their symmetric forms; and the symmetry that takes the
     /// state there.
     fn key(&self, members: &[u32], fired: u128) -> ((u128, Vec<u32>), usize) {
-        let union = members
-            .iter()
-            .fold(0u128, |m, &l| m | self.cells[l as usize]);
-        let fired = fired & union;
+        let fired = fired & self.union(members);
         let mut best: Option<((u128, Vec<u32>), usize)> = None;
         for (i, g) in self.symmetries.iter().enumerate() {
             let f = g.mask(fired);
@@ -393,10 +391,14 @@ impl Optimal {
     /// The key of a state as it stands, no symmetry applied (the rollout and the greedy it
     /// improves on break ties by cell, which a symmetry would move).
     fn plain_key(&self, members: &[u32], fired: u128) -> Key {
-        let union = members
+        (fired & self.union(members), members.to_vec())
+    }
+
+    /// The cells that hold a ship in some layout of `members`.
+    fn union(&self, members: &[u32]) -> u128 {
+        members
             .iter()
-            .fold(0u128, |m, &l| m | self.cells[l as usize]);
-        (fired & union, members.to_vec())
+            .fold(0u128, |m, &l| m | self.cells[l as usize])
     }
 
     /// One plus the expected value, under `value`, of the states a shot at `cell` leads to;

@@ -43,7 +43,8 @@ fn greedy_on(heat: Option<&HeatMap>, setup: &Setup, shots: &[Shot], rng: &mut St
     any(&best, rng)
 }
 
-/// The belief states an endgame solver may solve before play goes back to greedy.
+/// The belief states an endgame solver may solve before play goes back to greedy (for the
+/// rollout, the states it keeps before it empties its memo and goes on).
 const ENDGAME_STATES: usize = 200_000;
 
 /// How an [`Endgame`] plays once few layouts are left.
