@@ -12,8 +12,7 @@ use serde::Serialize;
 
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
-use super::shooter::ShooterKind;
-use super::simulate::play;
+use super::shooter::{ShooterKind, play};
 use crate::error::Error;
 use crate::sample::rng_for;
 

@@ -4,7 +4,8 @@
 //! - [`Game`] holds a hidden layout and the shots fired at it, reporting each under the game's
 //!   sinking rule; [`Game::record`] is the position as a game record any engine reads, so a
 //!   position of a simulated game can be replayed into `broadside probs`.
-//! - [`Shooter`] picks the next cell; [`ShooterKind`] names the ones broadside has.
+//! - [`Shooter`] picks the next cell; [`ShooterKind`] names the ones broadside has; [`play`]
+//!   plays one shooter's game to the end.
 //! - [`Placer`] hides the fleet; [`PlacerKind`] names the placers.
 //! - [`simulate`] plays many games on every core, reproducibly from a seed, and gives a
 //!   [`Summary`] of the shots they took; [`play_match`] pits two sides against each other on
@@ -13,7 +14,7 @@
 //! - [`Book`] keeps the exact heat maps of positions many games reach (openings, the hunt for
 //!   the first ship), once per process.
 //! - [`Optimal`] solves small games exactly: the least expected shots any shooter can reach,
-//!   and greedy's expected shots beside it.
+//!   and beside it those of exact greedy and of the rollout of greedy.
 //! - [`accuracy`] is seed 000's evaluation: how often the likeliest cells of an exact or a
 //!   sampled heat map hold a ship, turn by turn.
 //!
@@ -55,8 +56,8 @@ pub use game::{Game, Setup};
 pub use matches::{MatchSummary, Side, play_match};
 pub use optimal::{Expected, Optimal};
 pub use placer::{Placer, PlacerKind, empty_board};
-pub use shooter::{Shooter, ShooterKind};
-pub use simulate::{Played, Simulation, Summary, play, simulate};
+pub use shooter::{Shooter, ShooterKind, play};
+pub use simulate::{Played, Simulation, Summary, simulate};
 pub use versus::{Versus, Winner};
 
 /// Runs `f`, which plays games in parallel, on a pool of its own as many threads wide as

@@ -25,8 +25,7 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 
 use super::game::{Game, Setup};
-use super::shooter::ShooterKind;
-use super::simulate::play;
+use super::shooter::{ShooterKind, play};
 use crate::choice::UnknownChoice;
 use crate::error::Error;
 use crate::layout::{Layout, Ship};

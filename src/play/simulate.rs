@@ -7,13 +7,12 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use rand::rngs::StdRng;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
-use super::shooter::ShooterKind;
+use super::shooter::{ShooterKind, play};
 use crate::error::Error;
 use crate::problem::ProblemSpec;
 use crate::sample::{SampleError, rng_for};
@@ -70,21 +69,6 @@ pub struct Summary {
     pub hit_ratio: f64,
     /// Wall time per game.
     pub seconds_per_game: f64,
-}
-
-/// Plays one game of `shooter` against `game`'s hidden layout to the end.
-pub fn play(game: &mut Game, shooter: ShooterKind, rng: &mut StdRng) -> usize {
-    let mut s = shooter.shooter();
-    let cells = game.setup().dims.cells();
-    // Every shooter picks a cell not fired at, so a game ends within the board's cells.
-    for _ in 0..cells {
-        if game.is_over() {
-            break;
-        }
-        let cell = s.choose(game.setup(), game.shots(), rng);
-        game.fire(cell);
-    }
-    game.shots().len()
 }
 
 /// Plays the games of `sim`, calling `progress` with the games done so far.

@@ -32,7 +32,7 @@
 use rand::RngExt;
 use rand::rngs::StdRng;
 
-use super::game::Setup;
+use super::game::{Game, Setup};
 use crate::choice::UnknownChoice;
 use crate::observe::Shot;
 use crate::sample::SamplerKind;
@@ -283,6 +283,21 @@ impl ShooterKind {
             ShooterKind::Mcts { iterations } => Box::new(Mcts { iterations }),
         }
     }
+}
+
+/// Plays one game of `shooter` against `game`'s hidden layout to the end.
+pub fn play(game: &mut Game, shooter: ShooterKind, rng: &mut StdRng) -> usize {
+    let mut s = shooter.shooter();
+    let cells = game.setup().dims.cells();
+    // Every shooter picks a cell not fired at, so a game ends within the board's cells.
+    for _ in 0..cells {
+        if game.is_over() {
+            break;
+        }
+        let cell = s.choose(game.setup(), game.shots(), rng);
+        game.fire(cell);
+    }
+    game.shots().len()
 }
 
 /// A cell chosen uniformly among `cells`.
