@@ -296,9 +296,9 @@ impl Optimal {
     /// The key of a state: the fired cells that matter (ship cells of some layout left) and
     /// the layouts, in the least of their symmetric forms; and the symmetry that takes the
     /// state there.
-    fn key(&self, members: &[u32], fired: u128) -> ((u128, Vec<u32>), usize) {
+    fn key(&self, members: &[u32], fired: u128) -> (Key, usize) {
         let fired = fired & self.union(members);
-        let mut best: Option<((u128, Vec<u32>), usize)> = None;
+        let mut best: Option<(Key, usize)> = None;
         for (i, g) in self.symmetries.iter().enumerate() {
             let f = g.mask(fired);
             let mut ls: Vec<u32> = members.iter().map(|&l| g.layouts[l as usize]).collect();
@@ -328,9 +328,7 @@ impl Optimal {
         // choice is a good first bound) and once a cell's bound reaches the best found, so
         // do all the cells after it.
         let floor = self.floor(members, fired);
-        let mut targets = self.targets(members, fired);
-        targets.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
-        for (cell, n) in targets {
+        for (cell, n) in self.ranked(members, fired) {
             let mut v = 1.0 + floor - n as f64 / total;
             if v >= best.0 {
                 break;
