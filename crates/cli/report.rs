@@ -2,13 +2,20 @@
 
 use std::io::{self, BufWriter, StdoutLock, Write};
 
+use std::io::IsTerminal;
+
 use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use broadside::answer::{self, NoSolution, label};
+use broadside::answer::{self, NoMap, NoSolution, label};
+use broadside::diagnose;
 use broadside::diagnose::NoLayout;
 use broadside::format;
+use broadside::play::Setup;
 use broadside::{Layout, Problem, ProblemSpec};
+
+use crate::args::Input;
 
 /// Where reports go: standard output, as text now or as JSON at the end.
 pub struct Printer {
@@ -137,4 +144,60 @@ pub fn no_layout(out: &mut dyn Write, p: &Problem, no: &NoLayout) -> Result<()> 
         writeln!(out, "  {line}")?;
     }
     Ok(())
+}
+
+/// The warning a partial map carries.
+pub const PARTIAL: &str = "partial: the time limit ran out, so the counts are lower bounds and the \
+                       probabilities are not exact";
+
+/// "No heat map", with the reason.
+pub fn no_map(w: &mut dyn Write, p: &Problem, no: &NoMap) -> Result<()> {
+    writeln!(w, "{}: no heat map: {}", label(p), no.reason)?;
+    Ok(())
+}
+
+/// The one problem of the input, or `None` after saying "no layout" when it has an obvious
+/// conflict.
+pub fn consistent(input: &Input, printer: &mut Printer) -> Result<Option<Problem>> {
+    let p = answer::build(input.single()?)?;
+    if p.conflicts().is_empty() {
+        return Ok(Some(p));
+    }
+    say_no_layout(printer, &p)?;
+    Ok(None)
+}
+
+/// "No layout" with its reasons, as text or JSON.
+pub fn say_no_layout(printer: &mut Printer, p: &Problem) -> Result<()> {
+    let no = diagnose::no_layout(p);
+    if printer.json() {
+        printer.push(&no)
+    } else {
+        no_layout(printer.out(), p, &no)
+    }
+}
+
+/// A bar on long runs at a terminal; nothing in a pipe or a log.
+pub fn progress_bar(games: u64) -> ProgressBar {
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(games)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// The setup in words: "10x10 5 4 3 3 2 touch, sinking announced".
+pub fn describe(setup: &Setup) -> String {
+    format!(
+        "{} {} {}, sinking {}",
+        setup.dims,
+        setup.fleet.describe(),
+        setup.rules,
+        setup.sinking
+    )
 }

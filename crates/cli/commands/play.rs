@@ -7,20 +7,18 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use clap::Args;
 
 use broadside::answer::{self, ProbsReport};
 use broadside::observe::{Shot, ShotResult, print_shot};
 use broadside::play::{Game, PlacerKind, ShooterKind, Versus};
 use broadside::{CountOptions, Engine};
 
-use super::args::ColorChoice;
-use super::play::GameArgs;
-use super::report::ask;
+use crate::args::{ColorChoice, GameArgs};
+use crate::report::ask;
 
 /// The options of `play`.
-#[derive(Args)]
-pub struct PlayArgs {
+#[derive(clap::Args)]
+pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// How the computer fires: any shooter of `simulate` (greedy is the exact one).
@@ -170,7 +168,7 @@ fn on_ctrl_c(path: &Path) {
     let _ = path;
 }
 
-pub fn play(args: &PlayArgs) -> Result<bool> {
+pub fn run(args: &Args) -> Result<bool> {
     let setup = args.game.setup()?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()

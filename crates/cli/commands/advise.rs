@@ -4,21 +4,19 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::{Context, Result};
-use clap::Args;
 
 use broadside::answer::{self, ProbsReport};
 use broadside::format::text;
 use broadside::observe::parse_shot;
 use broadside::{CountOptions, Engine, ProblemSpec};
 
-use super::args::{ColorChoice, Input, TimeLimit};
-use super::play::SetupOptions;
-use super::report::ask;
-use super::usage;
+use crate::args::{ColorChoice, Input, SetupOptions, TimeLimit};
+use crate::report::ask;
+use crate::usage;
 
 /// The options of `advise`.
-#[derive(Args)]
-pub struct AdviseArgs {
+#[derive(clap::Args)]
+pub struct Args {
     /// A game record to start from, its shots included; instead of --size, --fleet, --rules
     /// and --sinking.
     file: Option<String>,
@@ -172,7 +170,7 @@ impl Advisor {
     }
 }
 
-pub fn advise(args: &AdviseArgs) -> Result<bool> {
+pub fn run(args: &Args) -> Result<bool> {
     let spec = match &args.file {
         Some(_) if args.options.any() => {
             return Err(usage(

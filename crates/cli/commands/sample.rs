@@ -1,7 +1,6 @@
-//! `broadside sample` and `broadside validate`: random consistent layouts, and samplers
-//! judged against the exact answer.
+//! `broadside sample`: random layouts consistent with a problem, or the heat map they
+//! estimate.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -9,34 +8,36 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use broadside::Problem;
-use broadside::answer::{self, label};
-use broadside::diagnose;
-use broadside::format::{self, samples};
-use broadside::judge::{Judge, Judgement, judge_sampler};
+use broadside::answer::label;
+use broadside::format::samples;
 use broadside::sample::{self, MAX_ATTEMPTS, SampleError, Sampler, SamplerKind};
 
-use super::args::{Input, seconds};
-use super::report::{Printer, no_layout};
-use super::usage;
+use crate::args::{Input, seconds};
+use crate::report::{Printer, consistent, say_no_layout};
 
-/// The one problem of the input, or `None` after saying "no layout" when it has an obvious
-/// conflict.
-fn consistent(input: &Input, printer: &mut Printer) -> Result<Option<Problem>> {
-    let p = answer::build(input.single()?)?;
-    if p.conflicts().is_empty() {
-        return Ok(Some(p));
-    }
-    say_no_layout(printer, &p)?;
-    Ok(None)
-}
-
-fn say_no_layout(printer: &mut Printer, p: &Problem) -> Result<()> {
-    let no = diagnose::no_layout(p);
-    if printer.json() {
-        printer.push(&no)
-    } else {
-        no_layout(printer.out(), p, &no)
-    }
+/// The options of `sample`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: Input,
+    /// How many layouts.
+    #[arg(short = 'n', long, default_value = "10")]
+    n: u64,
+    /// The seed of the random draws: the same seed gives the same layouts.
+    #[arg(long, default_value = "0")]
+    seed: u64,
+    /// uniform (exact), rejection (exact, by rejection), sequential or weighted (biased).
+    #[arg(long, default_value = "uniform")]
+    sampler: SamplerKind,
+    /// Print the estimated heat map (with 95% intervals in JSON) instead of the layouts.
+    #[arg(long)]
+    probs: bool,
+    /// JSON output (one layout per line, or the estimates with --probs).
+    #[arg(long)]
+    json: bool,
+    /// Stop after this many seconds (preparing included), keeping the layouts drawn.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
 }
 
 /// A sampler, or `None` after saying "no layout" when the uniform sampler's count found none.
@@ -60,15 +61,16 @@ fn sampler<'p>(
     }
 }
 
-pub fn sample(
-    input: &Input,
-    n: u64,
-    seed: u64,
-    kind: SamplerKind,
-    probs: bool,
-    json: bool,
-    time_limit: Option<f64>,
-) -> Result<bool> {
+pub fn run(args: &Args) -> Result<bool> {
+    let (input, n, seed, kind, probs, json, time_limit) = (
+        &args.input,
+        args.n,
+        args.seed,
+        args.sampler,
+        args.probs,
+        args.json,
+        args.time_limit,
+    );
     let time_limit = time_limit.map(seconds).transpose()?;
     let mut printer = Printer::new(json);
     let Some(p) = consistent(input, &mut printer)? else {
@@ -175,97 +177,4 @@ pub fn sample(
         return Ok(false);
     }
     Ok(true)
-}
-
-pub fn validate(
-    input: &Input,
-    kind: SamplerKind,
-    n: u64,
-    seed: u64,
-    samples: Option<&PathBuf>,
-    json: bool,
-    time_limit: Option<f64>,
-) -> Result<bool> {
-    let time_limit = time_limit.map(seconds).transpose()?;
-    let mut printer = Printer::new(json);
-    let Some(p) = consistent(input, &mut printer)? else {
-        printer.finish()?;
-        return Ok(false);
-    };
-    let judged = match samples {
-        Some(path) => judge_file(&p, path)?,
-        None => match judge_sampler(&p, kind, n, time_limit, &mut StdRng::seed_from_u64(seed)) {
-            Ok(j) => j.map(|mut j| {
-                j.source = format!("{}, seed {seed}", j.source);
-                j
-            }),
-            Err(SampleError::NoLayout) => None,
-            Err(SampleError::Time) => {
-                printer.finish()?;
-                eprintln!("{}: {}", label(&p), SampleError::Time);
-                return Ok(false);
-            }
-            Err(e) => return Err(broadside::Error::from(e)).with_context(|| label(&p)),
-        },
-    };
-    let Some(j) = judged else {
-        say_no_layout(&mut printer, &p)?;
-        printer.finish()?;
-        return Ok(false);
-    };
-    if j.samples == 0 {
-        return Err(usage("no samples to validate"));
-    }
-    if j.samples < n && samples.is_none() {
-        eprintln!(
-            "{}: judged {} of {n} samples (the sampler stopped: time limit or rejected draws)",
-            label(&p),
-            j.samples
-        );
-    }
-    if json {
-        printer.push(&j)?;
-    } else {
-        let w = printer.out();
-        writeln!(
-            w,
-            "{}: {} layouts; {} samples ({})",
-            label(&p),
-            j.layouts,
-            j.samples,
-            j.source
-        )?;
-        for line in &j.lines {
-            writeln!(w, "  {line}")?;
-        }
-        if let Some(why) = &j.fit_skipped {
-            writeln!(w, "  ({why})")?;
-        }
-        let verdict = if j.pass {
-            "PASS (consistent with uniform sampling)"
-        } else {
-            "FAIL (not uniform)"
-        };
-        writeln!(w, "verdict: {verdict}")?;
-    }
-    printer.finish()?;
-    Ok(j.pass)
-}
-
-/// The judgement of the layouts in a samples file; `None` when no layout fits the problem.
-fn judge_file(p: &Problem, path: &PathBuf) -> Result<Option<Judgement>> {
-    let Some(mut judge) = Judge::new(p)
-        .map_err(broadside::Error::from)
-        .with_context(|| label(p))?
-    else {
-        return Ok(None);
-    };
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| usage(format!("{name}: {e}")))?;
-    let layouts =
-        format::samples::read(&name, &text, p.dims(), p.fleet()).map_err(broadside::Error::from)?;
-    for l in &layouts {
-        judge.add(l);
-    }
-    Ok(Some(judge.finish(format!("samples from {name}"))))
 }

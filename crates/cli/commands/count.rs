@@ -6,18 +6,21 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use clap::Args;
 
 use broadside::answer::{self, CountReport, label};
 use broadside::{CountOptions, SatEngine};
 
-use super::args::{Input, Output, seconds};
-use super::report::{answer_each, no_solution};
-use super::usage;
+use crate::args::{Input, Output, seconds};
+use crate::report::{answer_each, no_solution};
+use crate::usage;
 
 /// The options of `count`.
-#[derive(Args)]
-pub struct CountArgs {
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: Input,
+    #[command(flatten)]
+    out: Output,
     /// Stop once this many layouts are found (`--limit 2` decides uniqueness).
     #[arg(long)]
     limit: Option<u128>,
@@ -51,7 +54,8 @@ fn progress() -> std::sync::Arc<dyn Fn(u64, u64) + Sync + Send> {
     })
 }
 
-pub fn count(input: &Input, out: &Output, args: &CountArgs) -> Result<bool> {
+pub fn run(args: &Args) -> Result<bool> {
+    let (input, out) = (&args.input, &args.out);
     if let Some(path) = &args.dimacs {
         return dimacs(input, path);
     }

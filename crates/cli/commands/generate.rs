@@ -1,26 +1,24 @@
-//! `broadside generate` and `broadside convert`: puzzles written out.
+//! `broadside generate`: puzzles with a unique solution and a minimal set of clues.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use clap::Args;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use broadside::answer;
-use broadside::format::{self, json::JsonProblem};
+use broadside::format;
 use broadside::generate::{self, GenerateError, GenerateOptions};
 use broadside::logic::Grade;
 use broadside::{Dims, Fleet};
 
-use super::args::{Input, To, seconds};
-use super::report::Printer;
-use super::usage;
+use crate::args::seconds;
+use crate::report::Printer;
+use crate::usage;
 
 /// The options of `generate`.
-#[derive(Args)]
-pub struct GenerateArgs {
+#[derive(clap::Args)]
+pub struct Args {
     /// Board size, WxH.
     #[arg(long, value_name = "WxH")]
     size: Dims,
@@ -53,7 +51,7 @@ pub struct GenerateArgs {
     time_limit: f64,
 }
 
-pub fn generate(args: &GenerateArgs) -> Result<bool> {
+pub fn run(args: &Args) -> Result<bool> {
     let mut opts = GenerateOptions::new(args.size.supported().map_err(broadside::Error::from)?);
     opts.time_limit = seconds(args.time_limit)?;
     opts.fleet = args
@@ -108,31 +106,6 @@ pub fn generate(args: &GenerateArgs) -> Result<bool> {
                 // Each puzzle reaches the reader as soon as it is made.
                 w.flush()?;
             }
-        }
-    }
-    printer.finish()?;
-    Ok(true)
-}
-
-pub fn convert(input: &Input, to: To) -> Result<bool> {
-    let specs = input.problems()?;
-    // Only a well-formed problem is written: the output must read back as what it says.
-    for spec in &specs {
-        answer::build(spec.clone())?;
-    }
-    let mut printer = Printer::new(false);
-    let w = printer.out();
-    for (i, spec) in specs.iter().enumerate() {
-        if i > 0 && matches!(to, To::Text) {
-            writeln!(w, "---")?;
-        }
-        match to {
-            To::Text => write!(w, "{}", format::text::print(spec))?,
-            To::Json => writeln!(
-                w,
-                "{}",
-                serde_json::to_string(&JsonProblem::from_spec(spec))?
-            )?,
         }
     }
     printer.finish()?;

@@ -9,7 +9,10 @@ use clap::{Args, ValueEnum};
 use broadside::format;
 use broadside::{Dims, Engine, Fleet, ProblemSpec, Rules};
 
-use super::usage;
+use broadside::play::Setup;
+use broadside::{CountOptions, Sinking};
+
+use crate::usage;
 
 /// Where the problems come from: a file, standard input, or an empty board.
 #[derive(Args)]
@@ -108,6 +111,15 @@ impl TimeLimit {
     pub fn duration(&self) -> Result<Option<Duration>> {
         self.time_limit.map(seconds).transpose()
     }
+
+    /// Counting options with this limit, on every core.
+    pub fn count_options(&self) -> Result<CountOptions> {
+        Ok(CountOptions {
+            time_limit: self.duration()?,
+            parallel: true,
+            ..CountOptions::default()
+        })
+    }
 }
 
 /// A positive number of seconds as a duration; one too long for a duration (past about
@@ -152,4 +164,86 @@ pub enum To {
     Text,
     /// broadside's JSON format.
     Json,
+}
+
+/// The game to play: a game file, or the options (the standard game by default).
+#[derive(Args)]
+pub struct GameArgs {
+    /// A game file whose board, rocks, fleet, rules and sinking rule to play (its shots and
+    /// other clues are not used); instead of --size, --fleet, --rules and --sinking.
+    pub file: Option<String>,
+    #[command(flatten)]
+    pub options: SetupOptions,
+}
+
+impl GameArgs {
+    /// The game: the file's, or the options'.
+    pub fn setup(&self) -> Result<Setup> {
+        match &self.file {
+            Some(_) if self.options.any() => Err(usage(
+                "a game file gives the board, fleet, rules and sinking: give it or the options, not both",
+            )),
+            Some(file) => setup_of_file(file),
+            None => self.options.setup(),
+        }
+    }
+}
+
+/// A game given by options, the standard game's where one is not given.
+#[derive(Args)]
+pub struct SetupOptions {
+    /// Board size, WxH (default 10x10).
+    #[arg(long, value_name = "WxH")]
+    size: Option<Dims>,
+    /// The fleet (default "5 4 3 3 2").
+    #[arg(long)]
+    fleet: Option<String>,
+    /// touch or no-touch (default touch).
+    #[arg(long)]
+    rules: Option<Rules>,
+    /// How sinkings are reported: none, announced or revealed (default announced).
+    #[arg(long)]
+    sinking: Option<Sinking>,
+}
+
+impl SetupOptions {
+    /// Whether any option was given.
+    pub fn any(&self) -> bool {
+        self.size.is_some()
+            || self.fleet.is_some()
+            || self.rules.is_some()
+            || self.sinking.is_some()
+    }
+
+    /// The game these options describe.
+    pub fn setup(&self) -> Result<Setup> {
+        let standard = Setup::standard();
+        let fleet = match &self.fleet {
+            Some(f) => Fleet::parse(f, &[]).map_err(|e| usage(format!("--fleet: {e}")))?,
+            None => standard.fleet,
+        };
+        Ok(Setup {
+            dims: self
+                .size
+                .unwrap_or(standard.dims)
+                .supported()
+                .map_err(broadside::Error::from)?,
+            fleet,
+            rules: self.rules.unwrap_or(standard.rules),
+            sinking: self.sinking.unwrap_or(standard.sinking),
+            rocks: Vec::new(),
+        })
+    }
+}
+
+/// The board, rocks, fleet, rules and sinking rule of a game file.
+pub fn setup_of_file(file: &str) -> Result<Setup> {
+    let spec = Input {
+        file: Some(file.to_string()),
+        size: None,
+        fleet: None,
+        rules: None,
+    }
+    .single()?;
+    Ok(Setup::of(&spec))
 }

@@ -1,0 +1,45 @@
+//! `broadside convert`: a problem written in broadside's text or JSON format.
+
+use anyhow::Result;
+
+use broadside::answer;
+use broadside::format::{self, json::JsonProblem};
+
+use crate::args::{Input, To};
+use crate::report::Printer;
+
+/// The options of `convert`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: Input,
+    /// The output format.
+    #[arg(long = "to", value_enum, default_value = "text")]
+    to: To,
+}
+
+pub fn run(args: &Args) -> Result<bool> {
+    let (input, to) = (&args.input, args.to);
+    let specs = input.problems()?;
+    // Only a well-formed problem is written: the output must read back as what it says.
+    for spec in &specs {
+        answer::build(spec.clone())?;
+    }
+    let mut printer = Printer::new(false);
+    let w = printer.out();
+    for (i, spec) in specs.iter().enumerate() {
+        if i > 0 && matches!(to, To::Text) {
+            writeln!(w, "---")?;
+        }
+        match to {
+            To::Text => write!(w, "{}", format::text::print(spec))?,
+            To::Json => writeln!(
+                w,
+                "{}",
+                serde_json::to_string(&JsonProblem::from_spec(spec))?
+            )?,
+        }
+    }
+    printer.finish()?;
+    Ok(true)
+}

@@ -1,0 +1,76 @@
+//! `broadside match`: two shooters against each other, taking turns on paired boards.
+
+use anyhow::Result;
+
+use broadside::play::{PlacerKind, ShooterKind, Side, play_match};
+
+use crate::args::GameArgs;
+use crate::report::{Printer, describe};
+
+/// The options of `match`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The first side's shooter.
+    a: ShooterKind,
+    /// The second side's shooter.
+    b: ShooterKind,
+    /// The first side's placer.
+    #[arg(long, default_value = "uniform")]
+    placer_a: PlacerKind,
+    /// The second side's placer.
+    #[arg(long, default_value = "uniform")]
+    placer_b: PlacerKind,
+    /// How many games: pairs of boards, each played with either side starting.
+    #[arg(long, default_value = "1000")]
+    games: u64,
+    /// The seed.
+    #[arg(long, default_value = "0")]
+    seed: u64,
+    #[command(flatten)]
+    game: GameArgs,
+    /// Machine-readable output.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args) -> Result<bool> {
+    let setup = args.game.setup()?;
+    let a = Side {
+        shooter: args.a,
+        placer: args.placer_a.clone(),
+    };
+    let b = Side {
+        shooter: args.b,
+        placer: args.placer_b.clone(),
+    };
+    let m = play_match(&setup, a, b, args.games.div_ceil(2), args.seed)?;
+    let (a, b) = (&m.a, &m.b);
+    let mut printer = Printer::new(args.json);
+    if args.json {
+        printer.push(&m)?;
+    } else {
+        let w = printer.out();
+        writeln!(
+            w,
+            "{} ({} placer) against {} ({} placer), {}: {} games",
+            a.shooter,
+            a.placer,
+            b.shooter,
+            b.placer,
+            describe(&setup),
+            m.games
+        )?;
+        writeln!(
+            w,
+            "  {} wins {:.2}% (95% CI {:.2} to {:.2}); mean shots {:.2} against {:.2}",
+            a.shooter,
+            100.0 * m.win_rate,
+            100.0 * m.ci95[0],
+            100.0 * m.ci95[1],
+            m.mean_shots_a,
+            m.mean_shots_b
+        )?;
+    }
+    printer.finish()?;
+    Ok(true)
+}

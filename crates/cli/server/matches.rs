@@ -1,0 +1,155 @@
+//! Matches against the computer: the table of live matches, whose hidden fleets stay on the
+//! server, and the two requests that play them (`POST /api/match`, `POST /api/match/fire`).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+use broadside::play::{Game, PlacerKind, Setup, ShooterKind, Versus, Winner};
+
+use super::http::Reply;
+use super::routes::problems;
+
+/// The live matches by id; the oldest is dropped past a bound.
+pub struct Matches {
+    live: Mutex<BTreeMap<u64, Arc<Mutex<Versus>>>>,
+    next: AtomicU64,
+    capacity: usize,
+}
+
+/// A match's state as the page draws it.
+#[derive(Serialize)]
+struct MatchState {
+    id: String,
+    /// The person's fleet, as solution rows.
+    yours: Vec<String>,
+    /// The computer's fleet, once the game is over.
+    theirs: Option<Vec<String>>,
+    /// The person's shot, as a record line.
+    you: Option<String>,
+    /// The computer's shot, as a record line.
+    computer: Option<String>,
+    /// "you" or "computer" once the game is over.
+    winner: Option<&'static str>,
+    /// The game as `broadside play` saves it (the computer's fleet once it is over).
+    record: String,
+}
+
+impl MatchState {
+    fn of(id: u64, v: &Versus, you: Option<String>, computer: Option<String>) -> MatchState {
+        let rows = |g: &Game| {
+            let s = g.setup();
+            g.layout().to_rows(s.dims, &s.fleet)
+        };
+        let over = v.winner();
+        MatchState {
+            id: id.to_string(),
+            yours: rows(v.yours()),
+            theirs: over.map(|_| rows(v.theirs())),
+            you,
+            computer,
+            winner: over.map(|w| match w {
+                Winner::You => "you",
+                Winner::Computer => "computer",
+            }),
+            record: v.record(over.is_some()),
+        }
+    }
+}
+
+/// The last shot of a game, as a record line.
+fn last_shot(g: &Game) -> String {
+    let s = g.setup();
+    let last = g.shots().last().expect("a shot was just fired");
+    broadside::observe::print_shot(s.dims, &s.fleet, last)
+}
+
+impl Matches {
+    /// A table of at most `capacity` live matches.
+    pub fn new(capacity: usize) -> Matches {
+        Matches {
+            live: Mutex::new(BTreeMap::new()),
+            next: AtomicU64::new(1),
+            capacity,
+        }
+    }
+
+    /// `POST /api/match`: a new match on the game of `body`, with the query's `shooter`,
+    /// `placer` and `seed`.
+    pub fn start(&self, q: &HashMap<String, String>, body: &str) -> Reply {
+        let mut specs = match problems(body) {
+            Ok(s) => s,
+            Err(r) => return r,
+        };
+        if specs.len() != 1 {
+            return Reply::error(400, "a match takes a single game");
+        }
+        let setup = Setup::of(&specs.remove(0));
+        let word =
+            |name: &str, default: &str| q.get(name).map_or(default, String::as_str).to_string();
+        let shooter: ShooterKind = match word("shooter", "greedy").parse() {
+            Ok(s) => s,
+            Err(e) => return Reply::error(400, format!("shooter: {e}")),
+        };
+        let placer: PlacerKind = match word("placer", "uniform").parse() {
+            Ok(PlacerKind::File(_)) => return Reply::error(400, "placer: no files on the server"),
+            Ok(p) => p,
+            Err(e) => return Reply::error(400, format!("placer: {e}")),
+        };
+        let seed = match q.get("seed") {
+            Some(s) => match s.parse() {
+                Ok(s) => s,
+                Err(_) => return Reply::error(400, format!("seed: not a number: {s:?}")),
+            },
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+        };
+        let v = match Versus::new(&setup, &placer, shooter, &PlacerKind::Uniform, seed) {
+            Ok(v) => v,
+            Err(e) => return Reply::of_error(&e, &e),
+        };
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let state = MatchState::of(id, &v, None, None);
+        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        live.insert(id, Arc::new(Mutex::new(v)));
+        while live.len() > self.capacity {
+            live.pop_first();
+        }
+        Reply::of(&state)
+    }
+
+    /// `POST /api/match/fire`: the person fires at `cell` in match `id`, and the computer
+    /// answers.
+    pub fn fire(&self, q: &HashMap<String, String>) -> Reply {
+        let Some(id) = q.get("id").and_then(|id| id.parse::<u64>().ok()) else {
+            return Reply::error(400, "give the match's id=");
+        };
+        let Some(game) = self
+            .live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .cloned()
+        else {
+            return Reply::error(
+                404,
+                format!("no match {id} (matches end when the server stops)"),
+            );
+        };
+        let mut v = game.lock().unwrap_or_else(|e| e.into_inner());
+        let d = v.theirs().setup().dims;
+        let cell = match d.parse_cell(q.get("cell").map_or("", String::as_str)) {
+            Ok(c) => c,
+            Err(e) => return Reply::error(400, format!("cell: {e}")),
+        };
+        if let Err(e) = v.fire(cell) {
+            return Reply::error(409, e);
+        }
+        let you = last_shot(v.theirs());
+        let computer = v.reply().map(|_| last_shot(v.yours()));
+        Reply::of(&MatchState::of(id, &v, Some(you), computer))
+    }
+}

@@ -1,0 +1,138 @@
+//! The web server of `broadside serve`: a local page with the live exact heat map, and its
+//! JSON API (`docs/SERVE.md`). Every asset is in the binary.
+//!
+//! - [`http`]: the reply and the query string;
+//! - [`routes`]: each path to its answer (the API is the CLI's `--json`);
+//! - [`cache`]: answers kept, so a state asked again answers at once;
+//! - [`matches`]: games against the computer, whose hidden fleets stay on the server.
+//!
+//! Requests are answered by a pool of threads; each is guarded, so a request that fails
+//! answers 500 and the server goes on serving.
+
+mod cache;
+mod http;
+mod matches;
+mod routes;
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use broadside::format;
+use broadside::play::Setup;
+
+use cache::Cache;
+use http::Reply;
+use matches::Matches;
+
+/// The largest request body read, in bytes; larger ones are refused with 413.
+const MAX_BODY: usize = 1 << 20;
+/// Answers kept, so that a state asked again (the opening, an undo) answers at once.
+const CACHE_ENTRIES: usize = 1024;
+/// Matches kept; the oldest is dropped past this.
+const MATCHES: usize = 256;
+
+/// How the server runs.
+pub struct Options {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// The longest a request may count.
+    pub limit: Duration,
+    /// Threads answering requests.
+    pub threads: usize,
+}
+
+/// What every request thread shares.
+pub struct Server {
+    /// The longest a request may count.
+    limit: Duration,
+    cache: Cache,
+    matches: Matches,
+}
+
+/// Answers one request, whatever happens in it.
+fn respond(server: &Server, mut request: tiny_http::Request) {
+    let method = request.method().as_str().to_ascii_uppercase();
+    let url = request.url().to_string();
+    let too_large = || {
+        Arc::new(Reply::error(
+            413,
+            format!("the body is over {MAX_BODY} bytes"),
+        ))
+    };
+    let reply = if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        too_large()
+    } else {
+        let mut body = Vec::new();
+        let read = request
+            .as_reader()
+            .take(MAX_BODY as u64 + 1)
+            .read_to_end(&mut body);
+        match (read, String::from_utf8(body)) {
+            (Err(e), _) => Arc::new(Reply::error(400, format!("reading the body: {e}"))),
+            (Ok(n), _) if n > MAX_BODY => too_large(),
+            (Ok(_), Err(_)) => Arc::new(Reply::error(400, "the body is not UTF-8 text")),
+            (Ok(_), Ok(body)) => catch_unwind(AssertUnwindSafe(|| {
+                routes::route(server, &method, &url, &body)
+            }))
+            .unwrap_or_else(|_| {
+                Arc::new(Reply::error(
+                    500,
+                    "internal error: the request failed; the server goes on",
+                ))
+            }),
+        }
+    };
+    let header =
+        tiny_http::Header::from_bytes("Content-Type", reply.content_type).expect("a valid header");
+    let response = tiny_http::Response::from_string(reply.body.clone())
+        .with_status_code(reply.status)
+        .with_header(header);
+    // A client that went away is not the server's error.
+    let _ = request.respond(response);
+}
+
+/// Serves until the process is stopped, after printing the address it listens on.
+pub fn run(options: &Options) -> Result<bool> {
+    let addr = options.addr;
+    let http = tiny_http::Server::http(addr)
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let local = http
+        .server_addr()
+        .to_ip()
+        .context("the server has no IP address")?;
+    println!("broadside serve: listening on http://{local}/ (Ctrl-C stops)");
+    std::io::stdout()
+        .flush()
+        .context("writing to standard output")?;
+    let server = Arc::new(Server {
+        limit: options.limit,
+        cache: Cache::new(CACHE_ENTRIES),
+        matches: Matches::new(MATCHES),
+    });
+    // The page opens on the standard game: its map is counted once, now, not on the first visit.
+    let warm = server.clone();
+    std::thread::spawn(move || {
+        let opening = format::text::print(&Setup::standard().empty());
+        routes::route(&warm, "POST", "/api/probs", &opening);
+    });
+    let http = Arc::new(http);
+    let threads: Vec<_> = (0..options.threads.max(1))
+        .map(|_| {
+            let (http, server) = (http.clone(), server.clone());
+            std::thread::spawn(move || {
+                while let Ok(request) = http.recv() {
+                    respond(&server, request);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        let _ = t.join();
+    }
+    Ok(true)
+}
