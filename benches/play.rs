@@ -13,7 +13,7 @@ use broadside::{Engine, ShotResult};
 fn games(c: &mut Criterion) {
     let setup = Setup::standard();
     let empty = empty_board(&setup).unwrap();
-    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, &empty).unwrap();
+    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, empty).unwrap();
     let mut rng = StdRng::seed_from_u64(1);
     let layouts: Vec<_> = (0..200).map(|_| placer.place(&mut rng).unwrap()).collect();
     let ship_cells = setup.fleet.cell_count();
@@ -47,7 +47,7 @@ fn games(c: &mut Criterion) {
 fn exact(c: &mut Criterion) {
     let setup = Setup::standard();
     let empty = empty_board(&setup).unwrap();
-    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, &empty).unwrap();
+    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, empty).unwrap();
     let mut rng = StdRng::seed_from_u64(2);
     let layouts: Vec<_> = (0..50).map(|_| placer.place(&mut rng).unwrap()).collect();
     let ship_cells = setup.fleet.cell_count();

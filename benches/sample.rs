@@ -3,6 +3,7 @@
 //! state's own clues, through the independent validator, on a fixed share of the draws).
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Instant;
 
 use broadside::sample::{Sampler, SamplerKind, UniformMethod};
@@ -11,30 +12,34 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-fn state(path: &str) -> Problem {
+fn state(path: &str) -> Arc<Problem> {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&full).unwrap();
-    format::read(&full, &text)
-        .unwrap()
-        .remove(0)
-        .build()
-        .unwrap()
+    Arc::new(
+        format::read(&full, &text)
+            .unwrap()
+            .remove(0)
+            .build()
+            .unwrap(),
+    )
 }
 
 fn bench(c: &mut Criterion) {
-    let empty = ProblemSpec::empty(
-        Dims::new(10, 10),
-        Fleet::straight(&[5, 4, 3, 3, 2]),
-        Rules::Touch,
-    )
-    .build()
-    .unwrap();
+    let empty = Arc::new(
+        ProblemSpec::empty(
+            Dims::new(10, 10),
+            Fleet::straight(&[5, 4, 3, 3, 2]),
+            Rules::Touch,
+        )
+        .build()
+        .unwrap(),
+    );
     let mid = state("puzzles/game/sakuta-iida-10x10-midgame.txt");
     let mut g = c.benchmark_group("sample");
     g.sample_size(10);
     for (name, p) in [("empty 10x10 touch", &empty), ("sakuta-iida midgame", &mid)] {
         let t = Instant::now();
-        let mut sampler = Sampler::new(p, SamplerKind::Uniform).unwrap();
+        let mut sampler = Sampler::new(p.clone(), SamplerKind::Uniform).unwrap();
         println!(
             "{name}: uniform sampler by {} ready in {:.3} s",
             sampler.method(),
@@ -53,13 +58,19 @@ fn bench(c: &mut Criterion) {
             })
         });
         g.bench_function(format!("{name}, set-up"), |b| {
-            b.iter(|| black_box(Sampler::new(p, SamplerKind::Uniform).unwrap().method()))
+            b.iter(|| {
+                black_box(
+                    Sampler::new(p.clone(), SamplerKind::Uniform)
+                        .unwrap()
+                        .method(),
+                )
+            })
         });
     }
     // The same state forced through the DP's walk, the method of states too dense for
     // rejection and too many for a list.
     let t = Instant::now();
-    let mut walk = Sampler::uniform_by(&mid, UniformMethod::Dp)
+    let mut walk = Sampler::uniform_by(mid.clone(), UniformMethod::Dp)
         .unwrap()
         .expect("the DP takes a game state");
     println!(

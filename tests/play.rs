@@ -352,7 +352,7 @@ fn placers_hide_the_fleet_where_they_say() {
                 continue;
             }
             let kind: PlacerKind = word.parse().unwrap();
-            let mut placer = Placer::new(&kind, &setup, &empty).unwrap();
+            let mut placer = Placer::new(&kind, &setup, empty.clone()).unwrap();
             let mut rng = rand::rngs::StdRng::seed_from_u64(9);
             let mut touched = false;
             for _ in 0..200 {
@@ -491,7 +491,7 @@ fn the_sonar_reports_the_distance_to_the_nearest_ship() {
     use rand::{RngExt, SeedableRng};
     let setup = sim(7, 6, &[3, 2], Rules::Touch, ShooterKind::Random).setup;
     let empty = empty_board(&setup).unwrap();
-    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, &empty).unwrap();
+    let mut placer = Placer::new(&PlacerKind::Uniform, &setup, empty).unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     let d = setup.dims;
     for _ in 0..50 {

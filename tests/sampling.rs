@@ -39,7 +39,7 @@ fn measure_with(p: &Problem, mut sampler: Sampler, n: u64, seed: u64) -> judge::
 }
 
 fn measure(p: &Problem, kind: SamplerKind, n: u64, seed: u64) -> judge::Verdict {
-    measure_with(p, Sampler::new(p, kind).unwrap(), n, seed)
+    measure_with(p, Sampler::new(p.clone(), kind).unwrap(), n, seed)
 }
 
 const KANCKO: &str = "size: 5x5\nfleet: 3 2\nrules: no-touch\n";
@@ -79,7 +79,7 @@ fn the_uniform_sampler_passes_by_each_method() {
                 // Exact, but far too slow here; the uniform sampler never chooses it then.
                 continue;
             }
-            let Some(sampler) = Sampler::uniform_by(&p, method).unwrap() else {
+            let Some(sampler) = Sampler::uniform_by(p.clone(), method).unwrap() else {
                 // The DP declines polyominoes and sonar.
                 assert!(method == UniformMethod::Dp && (src == POLY || src == SONAR));
                 continue;
@@ -100,7 +100,7 @@ fn rejection_passes_and_reports_its_acceptance() {
         assert!(v.pass, "{src}: {:?}", v.lines);
     }
     let p = problem(KANCKO);
-    let mut s = Sampler::new(&p, SamplerKind::Rejection).unwrap();
+    let mut s = Sampler::new(p.clone(), SamplerKind::Rejection).unwrap();
     let mut rng = StdRng::seed_from_u64(1);
     for _ in 0..1000 {
         s.sample(&mut rng).unwrap();
@@ -132,7 +132,7 @@ fn the_same_seed_gives_the_same_layouts() {
         SamplerKind::Sequential,
     ] {
         let draw = |seed| {
-            let mut s = Sampler::new(&p, kind).unwrap();
+            let mut s = Sampler::new(p.clone(), kind).unwrap();
             let mut rng = StdRng::seed_from_u64(seed);
             (0..20)
                 .map(|_| s.sample(&mut rng).unwrap())
@@ -150,12 +150,12 @@ fn an_inconsistent_state_is_an_answer_not_a_panic() {
     let p = problem("size: 4x1\nfleet: 3 2\nrules: no-touch\n");
     assert!(p.conflicts().is_empty());
     assert!(matches!(
-        Sampler::new(&p, SamplerKind::Uniform),
+        Sampler::new(p.clone(), SamplerKind::Uniform),
         Err(broadside::sample::SampleError::NoLayout)
     ));
     let mut rng = StdRng::seed_from_u64(1);
     for kind in [SamplerKind::Rejection, SamplerKind::Sequential] {
-        let mut s = Sampler::new(&p, kind).unwrap();
+        let mut s = Sampler::new(p.clone(), kind).unwrap();
         assert_eq!(s.sample_within(&mut rng, 1000), None);
         assert_eq!(broadside::sample::estimate(&mut s, 0, &mut rng).samples, 0);
     }
@@ -185,8 +185,12 @@ fn the_dp_keeps_to_its_memory_and_samplers_to_their_time() {
     assert_eq!((small.count, &small.per_cell), (full.count, &full.per_cell));
     // A sampler given no time at all draws nothing and says why.
     let mut rng = StdRng::seed_from_u64(3);
-    let mut s =
-        Sampler::within(&p, SamplerKind::Rejection, Some(std::time::Duration::ZERO)).unwrap();
+    let mut s = Sampler::within(
+        p.clone(),
+        SamplerKind::Rejection,
+        Some(std::time::Duration::ZERO),
+    )
+    .unwrap();
     assert_eq!(s.sample(&mut rng), None);
     assert!(s.timed_out());
 }
@@ -204,7 +208,7 @@ fn grids_drawn_on_every_core_are_uniform_and_fixed_by_the_seed() {
             UniformMethod::Dp,
             UniformMethod::Descent,
         ] {
-            let Some(sampler) = Sampler::uniform_by(&p, method).unwrap() else {
+            let Some(sampler) = Sampler::uniform_by(p.clone(), method).unwrap() else {
                 continue;
             };
             // 3,000 boards: three streams, the last one short.
@@ -235,7 +239,7 @@ fn grids_drawn_on_every_core_are_uniform_and_fixed_by_the_seed() {
     }
     // No layout at all: an error that says how many were drawn, not a panic.
     let p = problem("size: 4x1\nfleet: 3 2\nrules: no-touch\n");
-    let s = Sampler::uniform_by(&p, UniformMethod::List)
+    let s = Sampler::uniform_by(p.clone(), UniformMethod::List)
         .unwrap()
         .unwrap();
     let mut out = vec![false; 8];

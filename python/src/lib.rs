@@ -14,6 +14,7 @@
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use broadside::answer::{self, CountReport, HeatReport, ProbsReport, SolveReport};
@@ -130,17 +131,6 @@ fn setup_of(
     })
 }
 
-/// `problem` as borrowed for as long as a borrower stored beside it lives.
-///
-/// # Safety
-///
-/// `problem` must be boxed (so it never moves) in the same struct as the borrower, never
-/// replaced while the borrower lives, and declared after it (so it is dropped after it).
-unsafe fn pinned(problem: &Problem) -> &'static Problem {
-    // SAFETY: the caller keeps the problem alive and in place for the borrower's life.
-    unsafe { &*(problem as *const Problem) }
-}
-
 /// The engine a caller names.
 fn engine_of(name: &str) -> PyResult<Engine> {
     Engine::from_str(name).map_err(value_error)
@@ -154,13 +144,12 @@ fn read_file(path: &Path) -> PyResult<Vec<ProblemSpec>> {
 }
 
 /// A built problem and what has been worked out about it, dropped whole when the problem
-/// changes. The sampler borrows the problem: it is declared first so that it is dropped
-/// first, and the problem is boxed so that it never moves while the sampler lives.
+/// changes. The sampler shares the problem.
 struct Known {
-    sampler: Option<Sampler<'static>>,
+    problem: Arc<Problem>,
+    sampler: Option<Sampler>,
     layouts: Option<BigUint>,
     heat: Option<HeatReport>,
-    problem: Box<Problem>,
 }
 
 impl Known {
@@ -169,7 +158,7 @@ impl Known {
             sampler: None,
             layouts: None,
             heat: None,
-            problem: Box::new(answer::build(spec).map_err(value_error)?),
+            problem: Arc::new(answer::build(spec).map_err(value_error)?),
         })
     }
 
@@ -232,7 +221,7 @@ impl Known {
     }
 
     /// The exact-uniform sampler (prepared once).
-    fn sampler(&mut self) -> PyResult<&Sampler<'static>> {
+    fn sampler(&mut self) -> PyResult<&Sampler> {
         if self.sampler.is_none() {
             let layouts = self.layouts()?;
             if layouts == BigUint::ZERO {
@@ -241,10 +230,8 @@ impl Known {
             let layouts = u128::try_from(&layouts).map_err(|_| {
                 value_error("the samplers take at most 2^128 layouts; these are more")
             })?;
-            // SAFETY: the problem is boxed and never replaced while `Known` lives (a change
-            // makes a new `Known`), and the sampler is dropped before it (field order).
-            let problem = unsafe { pinned(&self.problem) };
-            let s = Sampler::uniform_given(problem, layouts, None).map_err(value_error)?;
+            let s = Sampler::uniform_given(self.problem.clone(), layouts, None)
+                .map_err(value_error)?;
             self.sampler = Some(s);
         }
         Ok(self.sampler.as_ref().expect("prepared above"))
@@ -633,12 +620,9 @@ impl Game {
 /// A hidden layout to fire at, placed by one of broadside's placers.
 #[pyclass(module = "broadside", name = "Board")]
 struct Board {
-    /// Declared before `empty`, which it borrows, so that it is dropped first.
-    placer: Placer<'static>,
+    placer: Placer,
     played: Played,
     rng: StdRng,
-    #[allow(dead_code)]
-    empty: Box<Problem>,
 }
 
 #[pymethods]
@@ -660,17 +644,13 @@ impl Board {
             .known
             .problem;
         let kind = PlacerKind::from_str(placer).map_err(value_error)?;
-        // SAFETY: the problem is boxed, kept in the board beside the placer and never
-        // replaced; the placer is dropped before it (field order).
-        let borrowed = unsafe { pinned(&empty) };
         let placer = py
-            .detach(|| Placer::new(&kind, &setup, borrowed))
+            .detach(|| Placer::new(&kind, &setup, empty))
             .map_err(value_error)?;
         let mut board = Board {
             placer,
             played: Played::new(setup, broadside::Layout { ships: Vec::new() }),
             rng: StdRng::seed_from_u64(seed.unwrap_or_else(rand::random)),
-            empty,
         };
         board.reset(None)?;
         Ok(board)

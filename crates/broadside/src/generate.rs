@@ -22,6 +22,7 @@
 //!
 //! The tests re-prove generated puzzles with the SAT engine.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, RngExt};
@@ -150,18 +151,18 @@ impl Budget {
 }
 
 /// Draws hidden layouts exactly uniformly: rejection first, then the counting sampler.
-struct Hidden<'p> {
-    empty: &'p Problem,
-    sampler: Sampler<'p>,
+struct Hidden {
+    empty: Arc<Problem>,
+    sampler: Sampler,
     counting: bool,
 }
 
-impl<'p> Hidden<'p> {
-    fn new(empty: &'p Problem) -> Result<Self, GenerateError> {
+impl Hidden {
+    fn new(empty: Arc<Problem>) -> Result<Self, GenerateError> {
         Ok(Hidden {
-            empty,
-            sampler: Sampler::new(empty, SamplerKind::Rejection)
+            sampler: Sampler::new(empty.clone(), SamplerKind::Rejection)
                 .map_err(|e| GenerateError::Request(e.to_string()))?,
+            empty,
             counting: false,
         })
     }
@@ -187,10 +188,12 @@ impl<'p> Hidden<'p> {
             if !self.counting {
                 self.counting = true;
                 let err = |e: crate::engine::CountError| GenerateError::Request(e.to_string());
-                if let Some(dp) = Sampler::uniform_by(self.empty, UniformMethod::Dp).map_err(err)? {
+                if let Some(dp) =
+                    Sampler::uniform_by(self.empty.clone(), UniformMethod::Dp).map_err(err)?
+                {
                     self.sampler = dp;
                 } else if self.empty.dims().cells() <= 100 {
-                    self.sampler = Sampler::new(self.empty, SamplerKind::Uniform)
+                    self.sampler = Sampler::new(self.empty.clone(), SamplerKind::Uniform)
                         .map_err(|e| GenerateError::Request(e.to_string()))?;
                 }
             }
@@ -242,7 +245,7 @@ pub fn generate<R: Rng + ?Sized>(
     if probe.is_ok_and(|r| r.complete && r.count == 0) {
         return Err(GenerateError::NoLayout(d));
     }
-    let mut hidden = Hidden::new(&empty)?;
+    let mut hidden = Hidden::new(Arc::new(empty))?;
     let mut attempts = 0u64;
     let mut seen = [0u64; 4];
     loop {

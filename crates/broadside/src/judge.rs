@@ -364,7 +364,7 @@ pub fn judge_sampler<R: Rng + ?Sized>(
     let Some(mut judge) = Judge::new(problem)? else {
         return Ok(None);
     };
-    let mut sampler = Sampler::within(problem, kind, time_limit)?;
+    let mut sampler = Sampler::within(problem.clone(), kind, time_limit)?;
     for _ in 0..n {
         match sampler.sample(rng) {
             Some(l) => judge.add(&l),

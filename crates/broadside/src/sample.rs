@@ -122,19 +122,20 @@ pub const REJECTION_FALLBACK_ACCEPTANCE: f64 = 1e-6;
 
 /// How a sampler draws; the tables are shared by a sampler's forks.
 #[derive(Clone)]
-enum Inner<'p> {
-    Dp(Arc<DpSampler<'p>>),
+enum Inner {
+    Dp(Arc<DpSampler>),
     Descent(Arc<DescentSampler>),
     List(Arc<Vec<Layout>>),
     Draws,
 }
 
-/// A sampler for one problem; see the module documentation. [`Sampler::fork`] gives another
+/// A sampler for one problem, which it keeps (shared, so that its forks and its caller can
+/// hold the same problem); see the module documentation. [`Sampler::fork`] gives another
 /// thread a sampler of its own over the same tables.
-pub struct Sampler<'p> {
-    problem: &'p Problem,
+pub struct Sampler {
+    problem: Arc<Problem>,
     kind: SamplerKind,
-    inner: Inner<'p>,
+    inner: Inner,
     /// Layouts drawn before rejection (rejection-style samplers), and those accepted.
     attempts: u64,
     accepted: u64,
@@ -146,22 +147,26 @@ pub struct Sampler<'p> {
     timed_out: bool,
 }
 
-impl<'p> Sampler<'p> {
+impl Sampler {
     /// Prepares a sampler. For the uniform sampler this computes the exact tables (the DP's
     /// forward and backward passes) where the DP applies.
     ///
     /// The uniform sampler counts first, so it refuses a problem that no layout fits with
     /// [`SampleError::NoLayout`]; the others find out by drawing nothing.
-    pub fn new(problem: &'p Problem, kind: SamplerKind) -> Result<Sampler<'p>, SampleError> {
+    pub fn new(
+        problem: impl Into<Arc<Problem>>,
+        kind: SamplerKind,
+    ) -> Result<Sampler, SampleError> {
         Sampler::within(problem, kind, None)
     }
 
     /// [`Sampler::new`], preparing for at most `time_limit` ([`SampleError::Time`] past it).
     pub fn within(
-        problem: &'p Problem,
+        problem: impl Into<Arc<Problem>>,
         kind: SamplerKind,
         time_limit: Option<std::time::Duration>,
-    ) -> Result<Sampler<'p>, SampleError> {
+    ) -> Result<Sampler, SampleError> {
+        let problem = problem.into();
         if kind != SamplerKind::Uniform {
             return Ok(Sampler::with(problem, kind, Inner::Draws, time_limit));
         }
@@ -171,7 +176,7 @@ impl<'p> Sampler<'p> {
             time_limit,
             ..crate::CountOptions::default()
         };
-        let r = crate::Engine::Auto.count(problem, &opts)?;
+        let r = crate::Engine::Auto.count(&problem, &opts)?;
         if !r.complete {
             return Err(SampleError::Time);
         }
@@ -183,22 +188,23 @@ impl<'p> Sampler<'p> {
     /// (`layouts`, exact: a wrong count would bias the choice of method, not the draws, but
     /// is refused by nothing), prepared within `time_limit`.
     pub fn uniform_given(
-        problem: &'p Problem,
+        problem: impl Into<Arc<Problem>>,
         layouts: u128,
         time_limit: Option<std::time::Duration>,
-    ) -> Result<Sampler<'p>, SampleError> {
+    ) -> Result<Sampler, SampleError> {
+        let problem = problem.into();
         if layouts == 0 {
             return Err(SampleError::NoLayout);
         }
-        let acceptance = predicted_acceptance(problem, layouts);
+        let acceptance = predicted_acceptance(&problem, layouts);
         let inner = if acceptance >= REJECTION_MIN_ACCEPTANCE {
             Inner::Draws
         } else if layouts <= LIST_MAX_LAYOUTS {
             Inner::List(Arc::new(
-                crate::Enumerator::new(problem).solutions().collect(),
+                crate::Enumerator::new(&problem).solutions().collect(),
             ))
         } else {
-            match DpEngine::new(problem).map(|dp| dp.sampler_within(time_limit)) {
+            match DpEngine::new(&problem).map(|dp| dp.sampler_within(time_limit)) {
                 Ok(Ok(Some(s))) => Inner::Dp(Arc::new(s)),
                 Ok(Ok(None)) => return Err(SampleError::Time),
                 // Where the DP's tables do not fit in its memory (or the DP does not
@@ -210,7 +216,7 @@ impl<'p> Sampler<'p> {
                     Inner::Draws
                 }
                 Ok(Err(CountError::Memory(_))) | Err(_) => {
-                    Inner::Descent(Arc::new(DescentSampler::new(problem)))
+                    Inner::Descent(Arc::new(DescentSampler::new(&problem)))
                 }
                 Ok(Err(e)) => return Err(e.into()),
             }
@@ -224,18 +230,18 @@ impl<'p> Sampler<'p> {
     }
 
     fn with(
-        problem: &'p Problem,
+        problem: Arc<Problem>,
         kind: SamplerKind,
-        inner: Inner<'p>,
+        inner: Inner,
         time_limit: Option<std::time::Duration>,
-    ) -> Sampler<'p> {
+    ) -> Sampler {
         Sampler {
+            taken: vec![0; problem.dims().cells()],
             problem,
             kind,
             inner,
             attempts: 0,
             accepted: 0,
-            taken: vec![0; problem.dims().cells()],
             stamp: 0,
             deadline: time_limit.and_then(|t| std::time::Instant::now().checked_add(t)),
             timed_out: false,
@@ -245,11 +251,11 @@ impl<'p> Sampler<'p> {
     /// A sampler of the same kind drawing the same way, sharing this one's tables (the DP's,
     /// the list), with its own scratch and tallies: one per thread. Its time limit is this
     /// one's.
-    pub fn fork(&self) -> Sampler<'p> {
+    pub fn fork(&self) -> Sampler {
         Sampler {
             inner: self.inner.clone(),
             deadline: self.deadline,
-            ..Sampler::with(self.problem, self.kind, Inner::Draws, None)
+            ..Sampler::with(self.problem.clone(), self.kind, Inner::Draws, None)
         }
     }
 
@@ -261,20 +267,21 @@ impl<'p> Sampler<'p> {
     /// The exact-uniform sampler drawing by a chosen method; `None` when the DP is asked
     /// for and does not apply, or the list for a state of more than [`LIST_MAX_LAYOUTS`].
     pub fn uniform_by(
-        problem: &'p Problem,
+        problem: impl Into<Arc<Problem>>,
         method: UniformMethod,
-    ) -> Result<Option<Sampler<'p>>, CountError> {
+    ) -> Result<Option<Sampler>, CountError> {
+        let problem = problem.into();
         let inner = match method {
             UniformMethod::Rejection => Inner::Draws,
-            UniformMethod::Descent => Inner::Descent(Arc::new(DescentSampler::new(problem))),
+            UniformMethod::Descent => Inner::Descent(Arc::new(DescentSampler::new(&problem))),
             UniformMethod::List => {
-                let all: Vec<Layout> = crate::Enumerator::new(problem).solutions().collect();
+                let all: Vec<Layout> = crate::Enumerator::new(&problem).solutions().collect();
                 if all.len() as u128 > LIST_MAX_LAYOUTS {
                     return Ok(None);
                 }
                 Inner::List(Arc::new(all))
             }
-            UniformMethod::Dp => match DpEngine::new(problem) {
+            UniformMethod::Dp => match DpEngine::new(&problem) {
                 Ok(dp) => Inner::Dp(Arc::new(dp.sampler()?)),
                 Err(_) => return Ok(None),
             },
@@ -392,7 +399,7 @@ impl<'p> Sampler<'p> {
     /// Ships in fleet order, each among the placements that still fit, uniformly or with
     /// the weights `1 + 5D + 4S`.
     fn one_at_a_time<R: Rng + ?Sized>(&self, rng: &mut R, weighted: bool) -> Option<Layout> {
-        let p = self.problem;
+        let p = &self.problem;
         let cells = p.dims().cells();
         let mut blocked = vec![false; cells];
         let hits: Vec<bool> = (0..cells)
@@ -458,7 +465,7 @@ impl<'p> Sampler<'p> {
     /// Whether a layout of allowed placements meets the rest: no overlap, no touching under
     /// that rule, every ship clue covered, every count exact, every sonar ring met.
     fn consistent(&self, layout: &Layout) -> bool {
-        let p = self.problem;
+        let p = &self.problem;
         let d = p.dims();
         let mut owner = vec![usize::MAX; d.cells()];
         for (i, s) in layout.ships.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! `broadside sample`: random layouts consistent with a problem, or the heat map they
 //! estimate.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -41,13 +42,13 @@ pub struct Args {
 }
 
 /// A sampler, or `None` after saying "no layout" when the uniform sampler's count found none.
-fn sampler<'p>(
-    p: &'p Problem,
+fn sampler(
+    p: &Arc<Problem>,
     kind: SamplerKind,
     time_limit: Option<Duration>,
     printer: &mut Printer,
-) -> Result<Option<Sampler<'p>>> {
-    match Sampler::within(p, kind, time_limit) {
+) -> Result<Option<Sampler>> {
+    match Sampler::within(p.clone(), kind, time_limit) {
         Ok(s) => Ok(Some(s)),
         Err(SampleError::NoLayout) => {
             say_no_layout(printer, p)?;
@@ -77,6 +78,7 @@ pub fn run(args: &Args) -> Result<bool> {
         printer.finish()?;
         return Ok(false);
     };
+    let p = Arc::new(p);
     let Some(mut sampler) = sampler(&p, kind, time_limit, &mut printer)? else {
         printer.finish()?;
         return Ok(false);

@@ -10,8 +10,8 @@
 //! else a shot is fired at the top cell. The exact map is the ceiling a sampled one is measured
 //! against: at every position, no ranking of the cells has a higher expected accuracy.
 
+use rand::Rng;
 use rand::RngExt;
-use rand::rngs::StdRng;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -238,10 +238,10 @@ pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<Accur
 }
 
 /// A game on a board of `boards`, its fleet hidden uniformly.
-fn hide(boards: &Boards, rng: &mut StdRng) -> Result<Game, Error> {
-    let draw = |setup: Setup, rng: &mut StdRng| -> Result<Option<Game>, Error> {
+fn hide(boards: &Boards, rng: &mut dyn Rng) -> Result<Game, Error> {
+    let draw = |setup: Setup, rng: &mut dyn Rng| -> Result<Option<Game>, Error> {
         let empty = setup.empty().build()?;
-        let layout = match Sampler::new(&empty, SamplerKind::Uniform) {
+        let layout = match Sampler::new(empty, SamplerKind::Uniform) {
             Ok(mut s) => s.sample(rng),
             Err(crate::sample::SampleError::NoLayout) => None,
             Err(e) => return Err(e.into()),
@@ -282,7 +282,7 @@ fn hide(boards: &Boards, rng: &mut StdRng) -> Result<Game, Error> {
 }
 
 /// Plays one game's turns, measuring before each and after the last (while ships are left).
-fn measure(run: &Accuracy, mut game: Game, rng: &mut StdRng) -> Result<Measured, Error> {
+fn measure(run: &Accuracy, mut game: Game, rng: &mut dyn Rng) -> Result<Measured, Error> {
     let mut out = Vec::new();
     let setup = game.setup().clone();
     for turn in 0..=run.turns {
@@ -299,7 +299,7 @@ fn measure(run: &Accuracy, mut game: Game, rng: &mut StdRng) -> Result<Measured,
                 )
             }
             Estimator::Sampled { boards, sampler } => {
-                let (counts, drawn) = match Sampler::new(&problem, sampler) {
+                let (counts, drawn) = match Sampler::new(problem.clone(), sampler) {
                     Ok(mut s) => cell_counts(&mut s, boards, ATTEMPTS_PER_BOARD, rng),
                     Err(_) => (vec![0; setup.dims.cells()], 0),
                 };

@@ -58,8 +58,8 @@ pub fn play_match(
     let empty = empty_board(setup)?;
     // Side a's fleet (which b shoots at) from stream 0, b's from stream 2.
     let mut boards = Vec::with_capacity(pairs as usize);
-    let mut placer_a = Placer::new(&a.placer, setup, &empty)?;
-    let mut placer_b = Placer::new(&b.placer, setup, &empty)?;
+    let mut placer_a = Placer::new(&a.placer, setup, empty.clone())?;
+    let mut placer_b = Placer::new(&b.placer, setup, empty)?;
     for i in 0..pairs {
         let gave_up = |p: &PlacerKind| Error::Request(format!("the {p} placer could not place"));
         let la = placer_a

@@ -20,9 +20,10 @@
 //!   out.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use rand::Rng;
 use rand::RngExt;
-use rand::rngs::StdRng;
 
 use super::game::{Game, Setup};
 use super::shooter::{ShooterKind, play};
@@ -191,25 +192,25 @@ impl serde::Serialize for PlacerKind {
 }
 
 /// Hidden layouts for the games of one setup.
-pub struct Placer<'p> {
+pub struct Placer {
     kind: PlacerKind,
     setup: Setup,
-    empty: &'p Problem,
+    empty: Arc<Problem>,
     /// The exact sampler (uniform and adversarial placers).
-    sampler: Option<Sampler<'p>>,
+    sampler: Option<Sampler>,
     /// The layouts of a file, and the next to hand out.
     layouts: Vec<Layout>,
     next: usize,
 }
 
-impl<'p> Placer<'p> {
+impl Placer {
     /// A placer of `kind` for `setup`, drawing on `empty`, the setup's empty board (see
     /// [`empty_board`]); an error when the fleet does not fit, or a layout file cannot be
     /// read or holds a layout the rules forbid.
-    pub fn new(kind: &PlacerKind, setup: &Setup, empty: &'p Problem) -> Result<Placer<'p>, Error> {
+    pub fn new(kind: &PlacerKind, setup: &Setup, empty: Arc<Problem>) -> Result<Placer, Error> {
         let sampler = match kind {
             PlacerKind::Uniform | PlacerKind::Adversarial { .. } => {
-                Some(Sampler::new(empty, SamplerKind::Uniform)?)
+                Some(Sampler::new(empty.clone(), SamplerKind::Uniform)?)
             }
             _ => None,
         };
@@ -228,7 +229,7 @@ impl<'p> Placer<'p> {
     }
 
     /// One hidden layout; `None` when the placer gave up (the fleet is too tight for it).
-    pub fn place(&mut self, rng: &mut StdRng) -> Option<Layout> {
+    pub fn place(&mut self, rng: &mut dyn Rng) -> Option<Layout> {
         match &self.kind {
             PlacerKind::Uniform => self.sampler.as_mut()?.sample(rng),
             PlacerKind::Adversarial { shooter } => {
@@ -303,8 +304,8 @@ impl<'p> Placer<'p> {
 
     /// Ships in fleet order (the `last` one, when given, at the end), each uniform among the
     /// positions in its region that still fit; starts over when one does not fit.
-    fn regional(&self, region: &Region, separated: bool, rng: &mut StdRng) -> Option<Layout> {
-        let p = self.empty;
+    fn regional(&self, region: &Region, separated: bool, rng: &mut dyn Rng) -> Option<Layout> {
+        let p = &self.empty;
         let apart = separated || p.rules() == Rules::NoTouch;
         let mut order: Vec<(usize, bool)> = Vec::new();
         for (ty, t) in p.fleet().types().iter().enumerate() {
@@ -410,7 +411,8 @@ fn read_layouts(path: &std::path::Path, setup: &Setup) -> Result<Vec<Layout>, Er
     Ok(layouts)
 }
 
-/// The empty board of `setup`, built: what a placer draws on.
-pub fn empty_board(setup: &Setup) -> Result<Problem, Error> {
-    Ok(setup.empty().build()?)
+/// The empty board of `setup`, built: what a placer draws on (shared by the placers of a
+/// run).
+pub fn empty_board(setup: &Setup) -> Result<Arc<Problem>, Error> {
+    Ok(Arc::new(setup.empty().build()?))
 }

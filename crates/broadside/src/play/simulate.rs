@@ -81,7 +81,7 @@ pub fn simulate(
     }
     let start = Instant::now();
     let empty = empty_board(&sim.setup)?;
-    let mut placer = Placer::new(&sim.placer, &sim.setup, &empty).map_err(|e| match e {
+    let mut placer = Placer::new(&sim.placer, &sim.setup, empty).map_err(|e| match e {
         Error::Sample(SampleError::NoLayout) => Error::Request(format!(
             "the fleet {} does not fit on a {} board under the {} rule",
             sim.setup.fleet.describe(),

@@ -70,7 +70,7 @@ impl Versus {
     ) -> Result<Versus, Error> {
         let empty = empty_board(setup)?;
         let place = |kind: &PlacerKind, stream: u64| {
-            Placer::new(kind, setup, &empty)?
+            Placer::new(kind, setup, empty.clone())?
                 .place(&mut rng_for(seed, 0, stream))
                 .ok_or_else(|| {
                     Error::Request(format!("the {kind} placer could not place the fleet"))

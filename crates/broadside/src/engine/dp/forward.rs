@@ -50,7 +50,7 @@ pub(super) enum Keep {
 /// The edge flag of a move that puts a ship on its cell.
 pub(super) const SHIP: u32 = 1 << 31;
 
-impl DpEngine<'_> {
+impl DpEngine {
     /// How many workers a pass over `layer` uses: every thread of the pool when
     /// `opts.parallel` and the layer is large enough to share, else one.
     pub(super) fn parts<C>(&self, opts: &CountOptions, layer: &Layer<C>) -> usize {
@@ -236,7 +236,7 @@ impl DpEngine<'_> {
     ) -> Result<(Vec<Layer<C>>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, C::Wide), Result<CountError, Stop>>
     {
         let keep = what != Keep::Nothing;
-        let cells = self.problem.dims().cells();
+        let cells = self.dims.cells();
         // Only per-cell counts need the layers kept for the backward pass.
         let mut layers: Vec<Layer<C>> = Vec::with_capacity(if keep { cells + 1 } else { 0 });
         let mut trails = Vec::with_capacity(if keep { cells } else { 0 });

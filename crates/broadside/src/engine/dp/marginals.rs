@@ -7,7 +7,7 @@ use super::forward::{Layer, Run, SHIP, Trail, link, run, split};
 use super::state::Tally;
 use crate::engine::CountError;
 
-impl DpEngine<'_> {
+impl DpEngine {
     /// One worker's share of the backward step, following its forward `trail`: the
     /// completions of its stretches `runs` of `layer` written to `into` (one slice per
     /// stretch), from the completions `after` of its piece of the next layer; returns the

@@ -40,6 +40,7 @@ mod state;
 
 pub use sample::DpSampler;
 
+use crate::geom::Dims;
 use crate::problem::Problem;
 use crate::rules::Rules;
 
@@ -68,8 +69,9 @@ pub enum DpUnsupported {
 }
 
 /// The DP for one problem.
-pub struct DpEngine<'p> {
-    problem: &'p Problem,
+pub struct DpEngine {
+    /// The board's size.
+    dims: Dims,
     pack: Packing,
     /// For each type: its length.
     lens: Vec<usize>,
@@ -91,14 +93,14 @@ pub struct DpEngine<'p> {
     /// The most low key bits a worker sums successors in a table for (see [`Gather`]).
     table_bits: u32,
 }
-impl<'p> DpEngine<'p> {
+impl DpEngine {
     /// Whether the DP can count `problem`, and why not.
     pub fn supports(problem: &Problem) -> Result<(), DpUnsupported> {
-        DpEngine::<'_>::new(problem).map(|_| ())
+        DpEngine::new(problem).map(|_| ())
     }
 
     /// The DP for `problem`, if it applies.
-    pub fn new(problem: &'p Problem) -> Result<Self, DpUnsupported> {
+    pub fn new(problem: &Problem) -> Result<Self, DpUnsupported> {
         let spec = problem.spec();
         if spec.rows.iter().chain(&spec.cols).any(Option::is_some) {
             return Err(DpUnsupported::Counts);
@@ -167,7 +169,7 @@ impl<'p> DpEngine<'p> {
             .map(|c| spec.clue(c).is_some_and(Clue::is_ship))
             .collect();
         Ok(DpEngine {
-            problem,
+            dims: d,
             pack: Packing {
                 label_bits,
                 width: d.width,
@@ -205,7 +207,7 @@ impl<'p> DpEngine<'p> {
     ///
     /// Past the DP's memory limit ([`crate::engine::DP_MEMORY_LIMIT`]) this is
     /// [`CountError::Memory`].
-    pub fn sampler(self) -> Result<DpSampler<'p>, CountError> {
+    pub fn sampler(self) -> Result<DpSampler, CountError> {
         Ok(self
             .sampler_within(None)?
             .expect("without a time limit the forward pass runs to the end"))
@@ -215,7 +217,7 @@ impl<'p> DpEngine<'p> {
     pub fn sampler_within(
         self,
         time_limit: Option<std::time::Duration>,
-    ) -> Result<Option<DpSampler<'p>>, CountError> {
+    ) -> Result<Option<DpSampler>, CountError> {
         let opts = CountOptions {
             per_cell: true,
             parallel: true,

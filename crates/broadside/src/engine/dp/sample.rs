@@ -11,8 +11,8 @@ use crate::layout::{Layout, Ship};
 ///
 /// The walk follows the forward pass's trails: a state's successors are the edges of its
 /// trail, in the order the DP makes its moves, so no state is searched for.
-pub struct DpSampler<'p> {
-    pub(super) dp: DpEngine<'p>,
+pub struct DpSampler {
+    pub(super) dp: DpEngine,
     /// Per layer, its pieces of sorted keys with each state's completions.
     pub(super) layers: Vec<Layer>,
     /// Per layer and piece, where each state's edges start in the trail of the worker that
@@ -23,7 +23,7 @@ pub struct DpSampler<'p> {
     pub(super) total: u128,
 }
 
-impl DpSampler<'_> {
+impl DpSampler {
     /// The number of layouts sampled from.
     pub fn count(&self) -> u128 {
         self.total
@@ -35,7 +35,7 @@ impl DpSampler<'_> {
         if self.total == 0 {
             return None;
         }
-        let d = self.dp.problem.dims();
+        let d = self.dp.dims;
         // The state: its piece and index in the layer.
         let (mut q, mut i) = (0, 0);
         let mut ships = Vec::new();

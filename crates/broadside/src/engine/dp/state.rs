@@ -199,7 +199,7 @@ pub(super) const SINGLE: u8 = 1;
 pub(super) const ACROSS: u8 = 2;
 pub(super) const DOWN: u8 = 4;
 
-impl DpEngine<'_> {
+impl DpEngine {
     #[inline]
     pub(super) fn occupied(&self, label: u32) -> bool {
         label != FREE

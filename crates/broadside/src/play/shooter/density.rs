@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use rand::rngs::StdRng;
+use rand::Rng;
 
 use super::hunt::{Mark, Marks};
 use super::{Shooter, any, open};
@@ -123,7 +123,7 @@ impl Density {
 }
 
 impl Shooter for Density {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         let d = setup.dims;
         if self.tables.is_none() || shots.len() < self.marks.seen {
             self.prepare(setup);

@@ -1,7 +1,7 @@
 //! The shooters that read the exact heat map (greedy, 002's MP and LA) and the one that
 //! estimates it from samples (000's method).
 
-use rand::rngs::StdRng;
+use rand::Rng;
 
 use super::hunt::{Hunt, HuntTarget};
 use super::{Shooter, any, open, shuffle};
@@ -29,13 +29,13 @@ fn exact_heat(setup: &Setup, shots: &[Shot]) -> Option<HeatMap> {
 
 /// A cell of highest exact probability, ties broken at random; any open cell where the
 /// count fails.
-pub(super) fn greedy(setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+pub(super) fn greedy(setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
     greedy_on(exact_heat(setup, shots).as_ref(), setup, shots, rng)
 }
 
 /// A cell of highest probability on `heat`, ties broken at random; any open cell without a
 /// map.
-fn greedy_on(heat: Option<&HeatMap>, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+fn greedy_on(heat: Option<&HeatMap>, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
     let best = heat.map(|h| h.best().0).unwrap_or_default();
     if best.is_empty() {
         return any(&open(setup, shots), rng);
@@ -85,7 +85,7 @@ impl Endgame {
 }
 
 impl Shooter for Endgame {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         if let Some(solver) = &mut self.solver {
             match Self::solved(self.finish, solver, shots) {
                 Some(c) => return c,
@@ -130,7 +130,7 @@ fn exact_stage(setup: &Setup, shots: &[Shot], most: usize) -> bool {
 pub(super) struct Greedy;
 
 impl Shooter for Greedy {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         greedy(setup, shots, rng)
     }
 }
@@ -151,7 +151,7 @@ impl MinPossible {
 }
 
 impl Shooter for MinPossible {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         if exact_stage(setup, shots, self.open) {
             greedy(setup, shots, rng)
         } else {
@@ -182,7 +182,7 @@ impl Lookahead {
 
 /// The open cells of `heat` with a ship in some layout, likeliest first, ties in random order,
 /// at most `moves` of them.
-fn likeliest(heat: &HeatMap, moves: usize, rng: &mut StdRng) -> Vec<usize> {
+fn likeliest(heat: &HeatMap, moves: usize, rng: &mut dyn Rng) -> Vec<usize> {
     let mut cells: Vec<usize> = (0..heat.per_cell.len())
         .filter(|&c| heat.open[c] && heat.per_cell[c] > 0)
         .collect();
@@ -200,7 +200,7 @@ impl Lookahead {
         setup: &Setup,
         shots: &mut Vec<Shot>,
         plies: usize,
-        rng: &mut StdRng,
+        rng: &mut dyn Rng,
     ) -> Option<(u128, Vec<usize>)> {
         let heat = exact_heat(setup, shots)?;
         let mut best = (0u128, Vec::new());
@@ -226,7 +226,7 @@ impl Lookahead {
 }
 
 impl Shooter for Lookahead {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         if let Some(most) = self.open
             && !exact_stage(setup, shots, most)
         {
@@ -248,11 +248,11 @@ pub(super) struct Sampled {
 }
 
 impl Shooter for Sampled {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         let Some(problem) = position(setup, shots) else {
             return any(&open(setup, shots), rng);
         };
-        let Ok(mut sampler) = Sampler::new(&problem, self.sampler) else {
+        let Ok(mut sampler) = Sampler::new(problem, self.sampler) else {
             return greedy(setup, shots, rng);
         };
         let (counts, _) = cell_counts(&mut sampler, self.boards, ATTEMPTS_PER_BOARD, rng);

@@ -1,8 +1,8 @@
 //! Hunt-target and its hunting patterns, and what a hunter knows of each cell ([`Marks`]),
 //! which density and the exact shooters share.
 
+use rand::Rng;
 use rand::RngExt;
-use rand::rngs::StdRng;
 
 use super::{Shooter, any, open, shuffle};
 use crate::observe::{Shot, ShotResult, Sinking};
@@ -159,7 +159,7 @@ impl HuntTarget {
 }
 
 impl Shooter for HuntTarget {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         let d = setup.dims;
         if self.order.len() != d.cells() || shots.len() < self.marks.seen {
             self.draw_order(setup, rng);
@@ -213,7 +213,7 @@ impl Shooter for HuntTarget {
 impl HuntTarget {
     /// Draws the game's hunt order (see the type's documentation), after a random offset of
     /// the passes.
-    fn draw_order(&mut self, setup: &Setup, rng: &mut StdRng) {
+    fn draw_order(&mut self, setup: &Setup, rng: &mut dyn Rng) {
         let d = setup.dims;
         let period = if self.hunt == Hunt::Knight { 8 } else { 4 };
         let offset = (rng.random_range(0..period), rng.random_range(0..period));

@@ -9,7 +9,7 @@
 //! At the root only cells where a ship may lie are tried, likeliest first (the exact heat
 //! map); deeper, the open cells in random order.
 
-use rand::rngs::StdRng;
+use rand::Rng;
 
 use super::exact::{greedy, position};
 use super::hunt::{Hunt, HuntTarget};
@@ -48,12 +48,12 @@ struct Node {
 }
 
 impl Shooter for Mcts {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         let Some(problem) = position(setup, shots) else {
             return greedy(setup, shots, rng);
         };
         let (Ok(mut sampler), Ok(heat)) = (
-            Sampler::new(&problem, SamplerKind::Uniform),
+            Sampler::new(problem.clone(), SamplerKind::Uniform),
             HeatMap::compute(&problem, Engine::Auto),
         ) else {
             return greedy(setup, shots, rng);

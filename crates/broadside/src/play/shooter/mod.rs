@@ -29,8 +29,8 @@
 //! - [`ShooterKind::Mcts`]: 001's Monte Carlo tree search (UCT) over layouts drawn uniformly
 //!   from those consistent with the shots.
 
+use rand::Rng;
 use rand::RngExt;
-use rand::rngs::StdRng;
 
 use super::game::{Game, Setup};
 use crate::choice::UnknownChoice;
@@ -50,7 +50,7 @@ use mcts::Mcts;
 /// Picks the next cell to fire at.
 pub trait Shooter: Send {
     /// The next cell, one not fired at before, given the shots so far (the game is not over).
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize;
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize;
 }
 
 /// The shooters broadside has; see the module documentation. As words (`FromStr` and
@@ -286,7 +286,7 @@ impl ShooterKind {
 }
 
 /// Plays one game of `shooter` against `game`'s hidden layout to the end.
-pub fn play(game: &mut Game, shooter: ShooterKind, rng: &mut StdRng) -> usize {
+pub fn play(game: &mut Game, shooter: ShooterKind, rng: &mut dyn Rng) -> usize {
     let mut s = shooter.shooter();
     let cells = game.setup().dims.cells();
     // Every shooter picks a cell not fired at, so a game ends within the board's cells.
@@ -301,12 +301,12 @@ pub fn play(game: &mut Game, shooter: ShooterKind, rng: &mut StdRng) -> usize {
 }
 
 /// A cell chosen uniformly among `cells`.
-fn any(cells: &[usize], rng: &mut StdRng) -> usize {
+fn any(cells: &[usize], rng: &mut dyn Rng) -> usize {
     cells[rng.random_range(0..cells.len())]
 }
 
 /// `cells` in a uniformly random order.
-pub(super) fn shuffle(cells: &mut [usize], rng: &mut StdRng) {
+pub(super) fn shuffle(cells: &mut [usize], rng: &mut dyn Rng) {
     for i in (1..cells.len()).rev() {
         cells.swap(i, rng.random_range(0..=i));
     }
@@ -330,7 +330,7 @@ struct Random {
 }
 
 impl Shooter for Random {
-    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut StdRng) -> usize {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         if self.order.is_empty() && shots.is_empty() {
             self.order = (0..setup.dims.cells())
                 .filter(|c| !setup.rocks.contains(c))
