@@ -31,7 +31,7 @@ fn games(c: &mut Criterion) {
             let mut i = 0;
             b.iter(|| {
                 let mut game = Game::new(setup.clone(), layouts[i % layouts.len()].clone());
-                let shots = play(&mut game, shooter, &mut rng);
+                let shots = play(&mut game, shooter, None, &mut rng);
                 assert!(game.is_over() && shots >= ship_cells && shots <= 100);
                 i += 1;
                 shots
@@ -41,7 +41,7 @@ fn games(c: &mut Criterion) {
     g.finish();
 }
 
-/// Exact greedy: whole games with the process's book warming over the runs (as in a long
+/// Exact greedy: whole games with the run's book warming over the runs (as in a long
 /// `simulate`), and one shot's update: the exact heat map of a position with four ships
 /// afloat (counted afresh each time), and of an opening position taken from the book.
 fn exact(c: &mut Criterion) {
@@ -52,8 +52,9 @@ fn exact(c: &mut Criterion) {
     let layouts: Vec<_> = (0..50).map(|_| placer.place(&mut rng).unwrap()).collect();
     let ship_cells = setup.fleet.cell_count();
     // A game played to its first sinking, and its opening (the shots before the first hit).
+    let book = Book::for_run(&setup);
     let mut game = Game::new(setup.clone(), layouts[0].clone());
-    let mut greedy = ShooterKind::Greedy.shooter();
+    let mut greedy = ShooterKind::Greedy.shooter(Some(book.clone()));
     while !game
         .shots()
         .iter()
@@ -72,7 +73,6 @@ fn exact(c: &mut Criterion) {
     let (after, start) = (position(&sunk), position(&opening));
     let truth = HeatMap::compute(&after, Engine::Dp).unwrap();
     let opening_truth = HeatMap::compute(&start, Engine::Dp).unwrap();
-    let book = Book::shared(&setup);
     let mut g = c.benchmark_group("exact play");
     g.sample_size(10);
     g.bench_function("per-shot update, four ships afloat, counted", |b| {
@@ -93,7 +93,7 @@ fn exact(c: &mut Criterion) {
         let mut i = 0;
         b.iter(|| {
             let mut game = Game::new(setup.clone(), layouts[i % layouts.len()].clone());
-            let shots = play(&mut game, ShooterKind::Greedy, &mut rng);
+            let shots = play(&mut game, ShooterKind::Greedy, Some(&book), &mut rng);
             assert!(game.is_over() && shots >= ship_cells && shots <= 100);
             i += 1;
             shots

@@ -52,6 +52,7 @@ fn fast_counts_equal_a_full_recount_on_positions_of_real_games() {
                 games: 4,
                 first: 0,
                 seed: 5,
+                book: None,
             };
             let (_, games) = simulate(&sim, &|_| {}).unwrap();
             let book = Book::new(&setup, Duration::ZERO);

@@ -266,6 +266,7 @@ fn endgame_and_rollout_play_to_their_exact_expectations() {
             games,
             first: 0,
             seed: 11,
+            book: None,
         };
         let (summary, _) = simulate(&s, &|_| {}).unwrap();
         // A 99.9% interval, so that a fixed seed fails by chance one time in a thousand.

@@ -19,6 +19,7 @@ fn sim(w: usize, h: usize, fleet: &[usize], rules: Rules, shooter: ShooterKind) 
         games: 2000,
         first: 0,
         seed: 11,
+        book: None,
     }
 }
 
@@ -299,7 +300,7 @@ fn lookahead_of_one_ply_fires_at_a_likeliest_cell() {
             if best.is_empty() {
                 continue;
             }
-            let cell = kind.shooter().choose(&s.setup, &shots[..k], &mut rng);
+            let cell = kind.shooter(None).choose(&s.setup, &shots[..k], &mut rng);
             assert!(
                 best.contains(&cell),
                 "game {:?} shot {k}",

@@ -55,10 +55,10 @@ pub struct Args {
     book: Option<PathBuf>,
 }
 
-/// The shared book of `setup`, with the positions of the book file at `path` when there is
-/// one.
+/// A book for the run's games under `setup`, with the positions of the book file at `path`
+/// when there is one.
 fn open_book(setup: &Setup, path: &Path) -> Result<Arc<Book>> {
-    let book = Book::shared(setup);
+    let book = Book::for_run(setup);
     match std::fs::read_to_string(path) {
         Ok(content) => {
             book.load(&path.display().to_string(), &content)
@@ -96,17 +96,19 @@ pub fn run(args: &Args) -> Result<bool> {
         }
         (shooter, None) => shooter,
     };
+    let setup = args.game.setup()?;
+    let book = match &args.book {
+        Some(path) => Some((path, open_book(&setup, path)?)),
+        None => None,
+    };
     let sim = Simulation {
-        setup: args.game.setup()?,
+        setup,
         shooter,
         placer: args.placer.clone(),
         games: args.games,
         first: args.first,
         seed: args.seed,
-    };
-    let book = match &args.book {
-        Some(path) => Some((path, open_book(&sim.setup, path)?)),
-        None => None,
+        book: book.as_ref().map(|(_, b)| b.clone()),
     };
     let bar = progress_bar(sim.games);
     let played = simulate(&sim, &|done| bar.set_position(done));

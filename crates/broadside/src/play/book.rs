@@ -1,5 +1,6 @@
-//! The book: exact heat maps of positions that many games reach, counted once per process
-//! and shared by every game and thread.
+//! The book: exact heat maps of positions that many games reach, counted once and shared by
+//! every game and thread of a run that is given it (a simulation makes one for its games
+//! unless it is handed one, e.g. read from a file).
 //!
 //! Exact play is deterministic up to tie-breaks until its first hit, so games share their
 //! openings, and on to the first sinking they reach far fewer positions than they play: in
@@ -9,7 +10,7 @@
 //! Mirrored and rotated positions share an entry: the key is the least over the board's
 //! symmetries that keep its rocks in place, and the counts are stored in that frame.
 //!
-//! The shared books keep only counts that took a while ([`STORE_AFTER`]), up to
+//! A run's book keeps only counts that took a while ([`STORE_AFTER`]), up to
 //! [`MAX_ENTRIES`] positions for a game's rules; the answers are exact either way, the book
 //! only saves time.
 //!
@@ -22,7 +23,7 @@
 //! cells in each), so a damaged file is refused, not played.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -41,9 +42,6 @@ pub const STORE_AFTER: Duration = Duration::from_millis(5);
 
 /// The most positions kept for one game's rules (each holds a count per cell).
 pub const MAX_ENTRIES: usize = 50_000;
-
-/// The most games' rules a process keeps books for.
-pub const MAX_BOOKS: usize = 8;
 
 /// The version of the book file format [`Book::save`] writes.
 pub const FILE_VERSION: u32 = 1;
@@ -78,9 +76,18 @@ pub struct Book {
     entries: Mutex<HashMap<Vec<u16>, Arc<Entry>>>,
 }
 
+impl std::fmt::Debug for Book {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Book")
+            .field("setup", &self.setup)
+            .field("positions", &self.len())
+            .finish()
+    }
+}
+
 impl Book {
     /// An empty book for `setup` that keeps the counts that took at least `store_after`
-    /// ([`STORE_AFTER`] for the shared books).
+    /// ([`STORE_AFTER`] for the books of runs).
     pub fn new(setup: &Setup, store_after: Duration) -> Book {
         let d = setup.dims;
         let symmetries = d
@@ -100,24 +107,15 @@ impl Book {
         }
     }
 
-    /// The book every game under `setup` shares in this process (books are kept for the
-    /// last [`MAX_BOOKS`] rules that started one).
-    pub fn shared(setup: &Setup) -> Arc<Book> {
-        static BOOKS: OnceLock<Mutex<Vec<Arc<Book>>>> = OnceLock::new();
-        let mut books = BOOKS
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(b) = books.iter().find(|b| b.setup == *setup) {
-            return b.clone();
-        }
-        let b = Arc::new(Book::new(setup, STORE_AFTER));
-        if books.len() == MAX_BOOKS {
-            // A long-lived process (`serve`) may see many games' rules: the oldest goes.
-            books.remove(0);
-        }
-        books.push(b.clone());
-        b
+    /// An empty book for the games of one run under `setup`, keeping the counts that took at
+    /// least [`STORE_AFTER`].
+    pub fn for_run(setup: &Setup) -> Arc<Book> {
+        Arc::new(Book::new(setup, STORE_AFTER))
+    }
+
+    /// The game whose positions the book keeps.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
     }
 
     /// How many positions the book holds.

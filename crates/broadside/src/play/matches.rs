@@ -10,6 +10,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::book::Book;
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
 use super::shooter::{ShooterKind, play};
@@ -70,6 +71,7 @@ pub fn play_match(
             .ok_or_else(|| gave_up(&b.placer))?;
         boards.push((la, lb));
     }
+    let book = Book::for_run(setup);
     let shots: Vec<(usize, usize)> = super::on_game_threads(|| {
         boards
             .into_par_iter()
@@ -79,11 +81,13 @@ pub fn play_match(
                 let na = play(
                     &mut Game::new(setup.clone(), lb),
                     a.shooter,
+                    Some(&book),
                     &mut rng_for(seed, i, 1),
                 );
                 let nb = play(
                     &mut Game::new(setup.clone(), la),
                     b.shooter,
+                    Some(&book),
                     &mut rng_for(seed, i, 3),
                 );
                 (na, nb)

@@ -12,7 +12,7 @@
 //!   paired boards.
 //! - [`Versus`] is a person against the computer, a shot each in turn.
 //! - [`Book`] keeps the exact heat maps of positions many games reach (openings, the hunt for
-//!   the first ship), once per process.
+//!   the first ship), once for the games of a run.
 //! - [`Optimal`] solves small games exactly: the least expected shots any shooter can reach,
 //!   and beside it those of exact greedy and of the rollout of greedy.
 //! - [`accuracy`] is seed 000's evaluation: how often the likeliest cells of an exact or a
@@ -34,6 +34,7 @@
 //!     games: 200,
 //!     first: 0,
 //!     seed: 7,
+//!     book: None,
 //! };
 //! let (summary, games) = simulate(&sim, &|_| {}).unwrap();
 //! assert_eq!(games.len(), 200);
@@ -60,21 +61,17 @@ pub use shooter::{Shooter, ShooterKind, play};
 pub use simulate::{Played, Simulation, Summary, simulate};
 pub use versus::{Versus, Winner};
 
-/// Runs `f`, which plays games in parallel, on a pool of its own as many threads wide as
-/// rayon's global one. The engines a game calls race on threads of their own that use the
-/// global pool: were the games on it too, a game waiting for its race would hold a thread
-/// the race needs.
+/// Runs `f`, which plays games in parallel, on a pool of its own, made for this run and as
+/// many threads wide as the pool it is called from (rayon's global one, or the caller's). The
+/// engines a game calls race on threads of their own that use the global pool: were the games
+/// on it too, a game waiting for its race would hold a thread the race needs.
 pub(crate) fn on_game_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    static GAMES: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    let pool = GAMES.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(rayon::current_num_threads())
-            .thread_name(|i| format!("broadside-game-{i}"))
-            .build()
-            .ok()
-    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .thread_name(|i| format!("broadside-game-{i}"))
+        .build();
     match pool {
-        Some(p) => p.install(f),
-        None => f(),
+        Ok(p) => p.install(f),
+        Err(_) => f(),
     }
 }

@@ -25,6 +25,7 @@ use std::sync::Arc;
 use rand::Rng;
 use rand::RngExt;
 
+use super::book::Book;
 use super::game::{Game, Setup};
 use super::shooter::{ShooterKind, play};
 use crate::choice::UnknownChoice;
@@ -198,6 +199,8 @@ pub struct Placer {
     empty: Arc<Problem>,
     /// The exact sampler (uniform and adversarial placers).
     sampler: Option<Sampler>,
+    /// The book of the adversarial placer's trial games.
+    book: Option<Arc<Book>>,
     /// The layouts of a file, and the next to hand out.
     layouts: Vec<Layout>,
     next: usize,
@@ -223,6 +226,7 @@ impl Placer {
             setup: setup.clone(),
             empty,
             sampler,
+            book: matches!(kind, PlacerKind::Adversarial { .. }).then(|| Book::for_run(setup)),
             layouts,
             next: 0,
         })
@@ -239,7 +243,7 @@ impl Placer {
                 for _ in 0..ADVERSARIAL_CANDIDATES {
                     let layout = sampler.sample(rng)?;
                     let mut game = Game::new(self.setup.clone(), layout.clone());
-                    let shots = play(&mut game, shooter, rng);
+                    let shots = play(&mut game, shooter, self.book.as_ref(), rng);
                     if worst.as_ref().is_none_or(|(most, _)| shots > *most) {
                         worst = Some((shots, layout));
                     }

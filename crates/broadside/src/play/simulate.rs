@@ -4,12 +4,14 @@
 //! `i` alone, so a seed gives the same games whatever the number of threads. Layouts are drawn
 //! first, in order; the games are then played in parallel on every core.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::book::Book;
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
 use super::shooter::{ShooterKind, play};
@@ -33,6 +35,9 @@ pub struct Simulation {
     pub first: u64,
     /// The seed every game's randomness derives from.
     pub seed: u64,
+    /// The book of exact heat maps the games share (one read from a file, or kept for a later
+    /// run); `None`: a new one for this run.
+    pub book: Option<Arc<Book>>,
 }
 
 /// One game played.
@@ -107,6 +112,10 @@ pub fn simulate(
         })
         .skip(sim.first as usize)
         .collect::<Result<Vec<_>, _>>()?;
+    let book = sim
+        .book
+        .clone()
+        .unwrap_or_else(|| Book::for_run(&sim.setup));
     let done = AtomicU64::new(0);
     let played: Vec<Played> = super::on_game_threads(|| {
         layouts
@@ -115,7 +124,12 @@ pub fn simulate(
             .map(|(i, layout)| {
                 let i = sim.first as usize + i;
                 let mut game = Game::new(sim.setup.clone(), layout);
-                let shots = play(&mut game, sim.shooter, &mut rng_for(sim.seed, i as u64, 1));
+                let shots = play(
+                    &mut game,
+                    sim.shooter,
+                    Some(&book),
+                    &mut rng_for(sim.seed, i as u64, 1),
+                );
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 let mut record = game.record_with_layout();
                 record.meta = crate::problem::Meta {

@@ -28,6 +28,7 @@
 
 use rand::rngs::StdRng;
 
+use super::book::Book;
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
 use super::shooter::{Shooter, ShooterKind};
@@ -82,7 +83,7 @@ impl Versus {
             theirs: Game::new(setup.clone(), theirs),
             yours: Game::new(setup.clone(), yours),
             shooter_kind: shooter,
-            shooter: shooter.shooter(),
+            shooter: shooter.shooter(Some(Book::for_run(setup))),
             rng: rng_for(seed, 0, 2),
             seed,
         })

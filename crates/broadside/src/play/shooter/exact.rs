@@ -1,6 +1,8 @@
 //! The shooters that read the exact heat map (greedy, 002's MP and LA) and the one that
 //! estimates it from samples (000's method).
 
+use std::sync::Arc;
+
 use rand::Rng;
 
 use super::hunt::{Hunt, HuntTarget};
@@ -20,17 +22,34 @@ pub(super) fn position(setup: &Setup, shots: &[Shot]) -> Option<Problem> {
     setup.after(shots).build().ok()
 }
 
-/// The exact heat map after `shots`, from the process's book when it holds it; `None` where
-/// no engine could finish.
-fn exact_heat(setup: &Setup, shots: &[Shot]) -> Option<HeatMap> {
-    let p = position(setup, shots)?;
-    Book::shared(setup).heat(&p, shots, Engine::Auto)
+/// Where a shooter's exact heat maps come from: counted, or looked up in the book it was
+/// given when the book is for the game's rules (the games of a run share one).
+#[derive(Clone, Default)]
+pub(super) struct Exact {
+    book: Option<Arc<Book>>,
 }
 
-/// A cell of highest exact probability, ties broken at random; any open cell where the
-/// count fails.
-pub(super) fn greedy(setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
-    greedy_on(exact_heat(setup, shots).as_ref(), setup, shots, rng)
+impl Exact {
+    pub(super) fn new(book: Option<Arc<Book>>) -> Exact {
+        Exact { book }
+    }
+
+    /// The exact heat map after `shots`; `None` where no engine could finish.
+    fn heat(&self, setup: &Setup, shots: &[Shot]) -> Option<HeatMap> {
+        let p = position(setup, shots)?;
+        match &self.book {
+            Some(book) if book.setup() == setup => book.heat(&p, shots, Engine::Auto),
+            _ => HeatMap::compute(&p, Engine::Auto)
+                .ok()
+                .filter(|h| h.complete),
+        }
+    }
+
+    /// A cell of highest exact probability, ties broken at random; any open cell where the
+    /// count fails.
+    pub(super) fn greedy(&self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
+        greedy_on(self.heat(setup, shots).as_ref(), setup, shots, rng)
+    }
 }
 
 /// A cell of highest probability on `heat`, ties broken at random; any open cell without a
@@ -59,6 +78,7 @@ pub(super) enum Finish {
 /// Greedy until at most `most` layouts are consistent, then a solver over those layouts,
 /// kept for the rest of the game, plays as `finish` says.
 pub(super) struct Endgame {
+    exact: Exact,
     most: u128,
     finish: Finish,
     solver: Option<Optimal>,
@@ -66,8 +86,9 @@ pub(super) struct Endgame {
 }
 
 impl Endgame {
-    pub(super) fn new(most: u64, finish: Finish) -> Self {
+    pub(super) fn new(exact: Exact, most: u64, finish: Finish) -> Self {
         Endgame {
+            exact,
             most: most as u128,
             finish,
             solver: None,
@@ -95,7 +116,7 @@ impl Shooter for Endgame {
                 }
             }
         }
-        let heat = exact_heat(setup, shots);
+        let heat = self.exact.heat(setup, shots);
         if !self.gave_up
             && let Some(h) = &heat
             && h.layouts <= self.most
@@ -127,23 +148,25 @@ fn exact_stage(setup: &Setup, shots: &[Shot], most: usize) -> bool {
     afloat(setup, shots) <= 4 && setup.dims.cells() - setup.rocks.len() - shots.len() <= most
 }
 
-pub(super) struct Greedy;
+pub(super) struct Greedy(pub(super) Exact);
 
 impl Shooter for Greedy {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
-        greedy(setup, shots, rng)
+        self.0.greedy(setup, shots, rng)
     }
 }
 
 /// 002's MP_x: checkerboard, then greedy.
 pub(super) struct MinPossible {
+    exact: Exact,
     open: usize,
     early: HuntTarget,
 }
 
 impl MinPossible {
-    pub(super) fn new(open: usize) -> Self {
+    pub(super) fn new(exact: Exact, open: usize) -> Self {
         MinPossible {
+            exact,
             open,
             early: HuntTarget::new(Hunt::Passes),
         }
@@ -153,7 +176,7 @@ impl MinPossible {
 impl Shooter for MinPossible {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         if exact_stage(setup, shots, self.open) {
-            greedy(setup, shots, rng)
+            self.exact.greedy(setup, shots, rng)
         } else {
             self.early.choose(setup, shots, rng)
         }
@@ -163,6 +186,7 @@ impl Shooter for MinPossible {
 /// 002's LA: the cell whose shot, followed by up to `plies - 1` more (each among the `moves`
 /// likeliest cells, the shots before it assumed to miss), hits in the most layouts.
 pub(super) struct Lookahead {
+    exact: Exact,
     plies: usize,
     moves: usize,
     open: Option<usize>,
@@ -170,8 +194,9 @@ pub(super) struct Lookahead {
 }
 
 impl Lookahead {
-    pub(super) fn new(plies: usize, moves: usize, open: Option<usize>) -> Self {
+    pub(super) fn new(exact: Exact, plies: usize, moves: usize, open: Option<usize>) -> Self {
         Lookahead {
+            exact,
             plies,
             moves,
             open,
@@ -202,7 +227,7 @@ impl Lookahead {
         plies: usize,
         rng: &mut dyn Rng,
     ) -> Option<(u128, Vec<usize>)> {
-        let heat = exact_heat(setup, shots)?;
+        let heat = self.exact.heat(setup, shots)?;
         let mut best = (0u128, Vec::new());
         for c in likeliest(&heat, self.moves, rng) {
             let mut value = heat.per_cell[c];
@@ -234,7 +259,7 @@ impl Shooter for Lookahead {
         }
         match self.reach(setup, &mut shots.to_vec(), self.plies, rng) {
             Some((_, best)) if !best.is_empty() => any(&best, rng),
-            _ => greedy(setup, shots, rng),
+            _ => self.exact.greedy(setup, shots, rng),
         }
     }
 }
@@ -243,6 +268,7 @@ impl Shooter for Lookahead {
 /// method, with its weighted sampler. Where the sampler draws nothing (a rejection-style
 /// sampler that gives up), greedy on the exact map.
 pub(super) struct Sampled {
+    pub(super) exact: Exact,
     pub(super) boards: u64,
     pub(super) sampler: SamplerKind,
 }
@@ -253,7 +279,7 @@ impl Shooter for Sampled {
             return any(&open(setup, shots), rng);
         };
         let Ok(mut sampler) = Sampler::new(problem, self.sampler) else {
-            return greedy(setup, shots, rng);
+            return self.exact.greedy(setup, shots, rng);
         };
         let (counts, _) = cell_counts(&mut sampler, self.boards, ATTEMPTS_PER_BOARD, rng);
         let mut fired = vec![false; counts.len()];
@@ -266,7 +292,7 @@ impl Shooter for Sampled {
             .max()
             .unwrap_or(0);
         if top == 0 {
-            return greedy(setup, shots, rng);
+            return self.exact.greedy(setup, shots, rng);
         }
         let best: Vec<usize> = (0..counts.len())
             .filter(|&c| !fired[c] && counts[c] == top)

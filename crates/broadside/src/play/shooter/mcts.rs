@@ -11,7 +11,7 @@
 
 use rand::Rng;
 
-use super::exact::{greedy, position};
+use super::exact::{Exact, position};
 use super::hunt::{Hunt, HuntTarget};
 use super::{Shooter, shuffle};
 use crate::engine::Engine;
@@ -22,6 +22,7 @@ use crate::sample::{Sampler, SamplerKind};
 
 /// UCT with a budget of playouts per shot.
 pub(super) struct Mcts {
+    pub(super) exact: Exact,
     pub(super) iterations: u64,
 }
 
@@ -50,13 +51,13 @@ struct Node {
 impl Shooter for Mcts {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         let Some(problem) = position(setup, shots) else {
-            return greedy(setup, shots, rng);
+            return self.exact.greedy(setup, shots, rng);
         };
-        let (Ok(mut sampler), Ok(heat)) = (
-            Sampler::new(problem.clone(), SamplerKind::Uniform),
-            HeatMap::compute(&problem, Engine::Auto),
-        ) else {
-            return greedy(setup, shots, rng);
+        let Ok(heat) = HeatMap::compute(&problem, Engine::Auto) else {
+            return self.exact.greedy(setup, shots, rng);
+        };
+        let Ok(mut sampler) = Sampler::new(problem, SamplerKind::Uniform) else {
+            return self.exact.greedy(setup, shots, rng);
         };
         // Root shots: cells a ship may be on, likeliest first; the last is tried first.
         let mut root: Vec<usize> = (0..heat.per_cell.len())
@@ -136,7 +137,7 @@ impl Shooter for Mcts {
             .iter()
             .max_by_key(|e| e.visits)
             .map(|e| e.cell)
-            .unwrap_or_else(|| greedy(setup, shots, rng))
+            .unwrap_or_else(|| self.exact.greedy(setup, shots, rng))
     }
 }
 

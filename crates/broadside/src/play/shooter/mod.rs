@@ -32,6 +32,9 @@
 use rand::Rng;
 use rand::RngExt;
 
+use std::sync::Arc;
+
+use super::book::Book;
 use super::game::{Game, Setup};
 use crate::choice::UnknownChoice;
 use crate::observe::Shot;
@@ -43,7 +46,7 @@ mod hunt;
 mod mcts;
 
 use density::Density;
-use exact::{Endgame, Finish, Greedy, Lookahead, MinPossible, Sampled};
+use exact::{Endgame, Exact, Finish, Greedy, Lookahead, MinPossible, Sampled};
 use hunt::{Hunt, HuntTarget};
 use mcts::Mcts;
 
@@ -263,8 +266,11 @@ impl serde::Serialize for ShooterKind {
 }
 
 impl ShooterKind {
-    /// A fresh shooter for one game.
-    pub fn shooter(self) -> Box<dyn Shooter> {
+    /// A fresh shooter for one game. The exact shooters look positions up in `book` when it
+    /// is given and is for the game's rules (the games of a run share one), and count every
+    /// position otherwise: the same choices either way.
+    pub fn shooter(self, book: Option<Arc<Book>>) -> Box<dyn Shooter> {
+        let exact = Exact::new(book);
         match self {
             ShooterKind::Random => Box::new(Random { order: Vec::new() }),
             ShooterKind::HuntTarget => Box::new(HuntTarget::new(Hunt::Any)),
@@ -272,22 +278,36 @@ impl ShooterKind {
             ShooterKind::Checkerboard => Box::new(HuntTarget::new(Hunt::Passes)),
             ShooterKind::Knight => Box::new(HuntTarget::new(Hunt::Knight)),
             ShooterKind::Density => Box::<Density>::default(),
-            ShooterKind::Greedy => Box::new(Greedy),
-            ShooterKind::MinPossible { open } => Box::new(MinPossible::new(open)),
-            ShooterKind::Sampled { boards, sampler } => Box::new(Sampled { boards, sampler }),
+            ShooterKind::Greedy => Box::new(Greedy(exact)),
+            ShooterKind::MinPossible { open } => Box::new(MinPossible::new(exact, open)),
+            ShooterKind::Sampled { boards, sampler } => Box::new(Sampled {
+                exact,
+                boards,
+                sampler,
+            }),
             ShooterKind::Lookahead { plies, moves, open } => {
-                Box::new(Lookahead::new(plies, moves, open))
+                Box::new(Lookahead::new(exact, plies, moves, open))
             }
-            ShooterKind::Endgame { layouts } => Box::new(Endgame::new(layouts, Finish::Optimal)),
-            ShooterKind::Rollout { layouts } => Box::new(Endgame::new(layouts, Finish::Rollout)),
-            ShooterKind::Mcts { iterations } => Box::new(Mcts { iterations }),
+            ShooterKind::Endgame { layouts } => {
+                Box::new(Endgame::new(exact, layouts, Finish::Optimal))
+            }
+            ShooterKind::Rollout { layouts } => {
+                Box::new(Endgame::new(exact, layouts, Finish::Rollout))
+            }
+            ShooterKind::Mcts { iterations } => Box::new(Mcts { exact, iterations }),
         }
     }
 }
 
-/// Plays one game of `shooter` against `game`'s hidden layout to the end.
-pub fn play(game: &mut Game, shooter: ShooterKind, rng: &mut dyn Rng) -> usize {
-    let mut s = shooter.shooter();
+/// Plays one game of `shooter` against `game`'s hidden layout to the end, with `book` for the
+/// exact shooters (see [`ShooterKind::shooter`]).
+pub fn play(
+    game: &mut Game,
+    shooter: ShooterKind,
+    book: Option<&Arc<Book>>,
+    rng: &mut dyn Rng,
+) -> usize {
+    let mut s = shooter.shooter(book.cloned());
     let cells = game.setup().dims.cells();
     // Every shooter picks a cell not fired at, so a game ends within the board's cells.
     for _ in 0..cells {
