@@ -1248,3 +1248,92 @@ fn optimal_gives_the_optimum_the_rollout_and_greedy() {
         "{text}"
     );
 }
+
+/// The shots of each game of a `simulate --out` file, by game name, counted from the file.
+fn shots_by_game(path: &str) -> std::collections::BTreeMap<String, f64> {
+    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    text.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let shots = v["shots"].as_array().unwrap().len() as f64;
+            (v["name"].as_str().unwrap().to_string(), shots)
+        })
+        .collect()
+}
+
+#[test]
+fn summarize_sums_a_run_in_parts_and_compares_paired_runs() {
+    const PARTS: [&str; 2] = [
+        "tests/data/density-seed1-1-10.jsonl",
+        "tests/data/density-seed1-11-20.jsonl",
+    ];
+    const PARITY: &str = "tests/data/parity-seed1-1-20.jsonl";
+    // The two parts, in either order, summarise as the whole run does.
+    let whole = run(
+        &[
+            "simulate",
+            "--shooter",
+            "density",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        None,
+    );
+    let whole: serde_json::Value = serde_json::from_str(&stdout(&whole)).unwrap();
+    let o = run(&["summarize", PARTS[1], PARTS[0], "--json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let parts: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in [
+        "games",
+        "mean",
+        "sd",
+        "median",
+        "min",
+        "max",
+        "ci95",
+        "hit_ratio",
+    ] {
+        assert_eq!(parts[key], whole[key], "{key}");
+    }
+    // The paired difference, recounted from the files.
+    let mut density = shots_by_game(PARTS[0]);
+    density.extend(shots_by_game(PARTS[1]));
+    let parity = shots_by_game(PARITY);
+    let d: Vec<f64> = density.iter().map(|(g, a)| parity[g] - a).collect();
+    let mean = d.iter().sum::<f64>() / d.len() as f64;
+    let o = run(
+        &[
+            "summarize",
+            PARITY,
+            "--against",
+            PARTS[0],
+            PARTS[1],
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["games"], 20);
+    assert!((v["difference"].as_f64().unwrap() - mean).abs() < 1e-9);
+    let fewer = d.iter().filter(|x| **x < 0.0).count();
+    assert_eq!(v["fewer"], fewer);
+    let text = stdout(&run(
+        &["summarize", PARITY, "--against", PARTS[0], PARTS[1]],
+        None,
+    ));
+    assert!(text.contains("20 paired games"), "{text}");
+    // A part given twice, and runs that do not hide the same layouts, are refused.
+    let o = run(&["summarize", PARTS[0], PARTS[0]], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("game-1 is there twice"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["summarize", PARITY, "--against", RUBIN], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -54,24 +54,7 @@ impl Input {
                     self.rules.unwrap_or(Rules::NoTouch),
                 )])
             }
-            (Some(file), None) => {
-                let (name, content) = if file == "-" {
-                    let mut s = String::new();
-                    std::io::stdin()
-                        .read_to_string(&mut s)
-                        .map_err(|e| usage(format!("standard input: {e}")))?;
-                    ("<stdin>", s)
-                } else {
-                    let s =
-                        std::fs::read_to_string(file).map_err(|e| usage(format!("{file}: {e}")))?;
-                    (file.as_str(), s)
-                };
-                let specs = format::read(name, &content).map_err(broadside::Error::from)?;
-                if specs.is_empty() {
-                    return Err(usage(format!("{name}: no problem in the input")));
-                }
-                Ok(specs)
-            }
+            (Some(file), None) => read_problems(file),
         }
     }
 
@@ -246,4 +229,24 @@ pub fn setup_of_file(file: &str) -> Result<Setup> {
     }
     .single()?;
     Ok(Setup::of(&spec))
+}
+
+/// Every problem of a file (`-` for standard input), in any format the CLI reads; an error
+/// when it holds none.
+pub fn read_problems(file: &str) -> Result<Vec<ProblemSpec>> {
+    let (name, content) = if file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| usage(format!("standard input: {e}")))?;
+        ("<stdin>", s)
+    } else {
+        let s = std::fs::read_to_string(file).map_err(|e| usage(format!("{file}: {e}")))?;
+        (file, s)
+    };
+    let specs = format::read(name, &content).map_err(broadside::Error::from)?;
+    if specs.is_empty() {
+        return Err(usage(format!("{name}: no problem in the input")));
+    }
+    Ok(specs)
 }

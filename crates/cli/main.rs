@@ -79,6 +79,9 @@ enum Command {
     Serve(serve::Args),
     /// Convert a problem to broadside's text or JSON format.
     Convert(convert::Args),
+    /// Summarise the games `simulate --out` wrote (a run played in parts, together), or compare
+    /// two runs game by game on the same hidden layouts.
+    Summarize(summarize::Args),
 }
 
 /// An error in the command line itself: exit code 2.
@@ -109,6 +112,7 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Advise(args) => advise::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Summarize(args) => summarize::run(&args),
     }
 }
 

@@ -62,9 +62,11 @@ pub mod observe;
 pub mod placement;
 pub mod play;
 pub mod problem;
+pub mod rng;
 pub mod rules;
 pub mod sample;
 pub mod shape;
+pub mod stats;
 pub mod validate;
 
 pub use clue::Clue;

@@ -18,4 +18,5 @@ pub mod sample;
 pub mod serve;
 pub mod simulate;
 pub mod solve;
+pub mod summarize;
 pub mod validate;

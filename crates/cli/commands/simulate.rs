@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long, default_value = "1000")]
     games: u64,
     /// Play the games numbered from N + 1 on: a long run in parts, each the same games as in
-    /// the whole run (merge their --out files with benches/merge.py).
+    /// the whole run (sum their --out files up with `broadside summarize`).
     #[arg(long, value_name = "N", default_value = "0")]
     first: u64,
     /// The seed: the same seed gives the same games, whatever the number of threads.

@@ -33,6 +33,7 @@ mod count;
 mod logic;
 mod probs;
 mod solve;
+mod summarize;
 
 pub use count::{CountReport, Counted, count};
 pub use logic::{
@@ -40,6 +41,7 @@ pub use logic::{
 };
 pub use probs::{Best, BestCell, BestReport, HeatReport, NoMap, ProbsReport, best, probs};
 pub use solve::{SolveReport, Solved, solve};
+pub use summarize::{GamesSummary, PairedSummary, compare, summarize};
 
 pub use crate::diagnose::NoLayout;
 

@@ -22,10 +22,11 @@ use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::heat::HeatMap;
 use crate::observe::Sinking;
+use crate::rng::stream;
 use crate::rules::Rules;
-use crate::sample::rng_for;
 use crate::sample::{ATTEMPTS_PER_BOARD, Sampler, SamplerKind, cell_counts};
 use crate::shape::Shape;
+use crate::stats::mean_sd;
 
 /// How the heat map of each turn is obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,9 +198,9 @@ pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<Accur
         (0..run.games)
             .into_par_iter()
             .map(|i| {
-                let mut rng = rng_for(run.seed, i, 0);
+                let mut rng = stream(run.seed, i, 0);
                 let game = hide(&run.boards, &mut rng)?;
-                let m = measure(run, game, &mut rng_for(run.seed, i, 1))?;
+                let m = measure(run, game, &mut stream(run.seed, i, 1))?;
                 progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
                 Ok(m)
             })
@@ -212,19 +213,13 @@ pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<Accur
             if at.is_empty() {
                 return None;
             }
-            let mean = |k: usize| at.iter().map(|x| x.0[k]).sum::<f64>() / n;
-            let top = [mean(0), mean(1), mean(2)];
-            let sd = |k: usize| {
-                if at.len() < 2 {
-                    return 0.0;
-                }
-                (at.iter().map(|x| (x.0[k] - top[k]).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-            };
+            let moments: [(f64, f64); 3] =
+                std::array::from_fn(|k| mean_sd(&at.iter().map(|x| x.0[k]).collect::<Vec<f64>>()));
             Some(Turn {
                 turn: t,
                 games: at.len() as u64,
-                top,
-                sd: [sd(0), sd(1), sd(2)],
+                top: moments.map(|m| m.0),
+                sd: moments.map(|m| m.1),
                 boards: at.iter().map(|x| x.1).sum::<f64>() / n,
             })
         })

@@ -87,7 +87,7 @@ impl std::fmt::Debug for Book {
 
 impl Book {
     /// An empty book for `setup` that keeps the counts that took at least `store_after`
-    /// ([`STORE_AFTER`] for the books of runs).
+    /// (5 ms for the books of runs).
     pub fn new(setup: &Setup, store_after: Duration) -> Book {
         let d = setup.dims;
         let symmetries = d
@@ -108,7 +108,7 @@ impl Book {
     }
 
     /// An empty book for the games of one run under `setup`, keeping the counts that took at
-    /// least [`STORE_AFTER`].
+    /// least 5 ms.
     pub fn for_run(setup: &Setup) -> Arc<Book> {
         Arc::new(Book::new(setup, STORE_AFTER))
     }
@@ -221,7 +221,7 @@ impl Book {
     }
 
     /// Adds the positions of a book file's `content` (named `name` in errors) written by
-    /// [`Book::save`] for the same rules, up to [`MAX_ENTRIES`] in all; returns how many were
+    /// [`Book::save`] for the same rules, up to 50,000 in all; returns how many were
     /// read. A file for other rules, or a position its shots and the fleet contradict, is an
     /// error with its line, and nothing of the file is added.
     pub fn load(&self, name: &str, content: &str) -> Result<usize, ParseError> {

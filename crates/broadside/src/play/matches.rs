@@ -15,7 +15,8 @@ use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
 use super::shooter::{ShooterKind, play};
 use crate::error::Error;
-use crate::sample::rng_for;
+use crate::rng::stream;
+use crate::stats::{Z95, mean_sd};
 
 /// One side of a match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -64,10 +65,10 @@ pub fn play_match(
     for i in 0..pairs {
         let gave_up = |p: &PlacerKind| Error::Request(format!("the {p} placer could not place"));
         let la = placer_a
-            .place(&mut rng_for(seed, i, 0))
+            .place(&mut stream(seed, i, 0))
             .ok_or_else(|| gave_up(&a.placer))?;
         let lb = placer_b
-            .place(&mut rng_for(seed, i, 2))
+            .place(&mut stream(seed, i, 2))
             .ok_or_else(|| gave_up(&b.placer))?;
         boards.push((la, lb));
     }
@@ -82,13 +83,13 @@ pub fn play_match(
                     &mut Game::new(setup.clone(), lb),
                     a.shooter,
                     Some(&book),
-                    &mut rng_for(seed, i, 1),
+                    &mut stream(seed, i, 1),
                 );
                 let nb = play(
                     &mut Game::new(setup.clone(), la),
                     b.shooter,
                     Some(&book),
-                    &mut rng_for(seed, i, 3),
+                    &mut stream(seed, i, 3),
                 );
                 (na, nb)
             })
@@ -103,13 +104,8 @@ pub fn play_match(
             std::cmp::Ordering::Greater => 0.0,
         })
         .collect();
-    let mean = scores.iter().sum::<f64>() / n;
-    let sd = if n > 1.0 {
-        (scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-    } else {
-        0.0
-    };
-    let half = 1.96 * sd / n.sqrt();
+    let (mean, sd) = mean_sd(&scores);
+    let half = Z95 * sd / n.sqrt();
     Ok(MatchSummary {
         a,
         b,

@@ -96,7 +96,7 @@ pub struct Optimal {
 impl Optimal {
     /// The solver for `setup` from its empty board, with every layout listed; at most
     /// `max_states` belief states are solved before [`Optimal::expected`] gives up. Boards
-    /// of more than [`MAX_CELLS`] cells and fleets with more than `max_layouts` layouts are
+    /// of more than 128 cells and fleets with more than `max_layouts` layouts are
     /// refused.
     pub fn new(setup: &Setup, max_layouts: usize, max_states: usize) -> Result<Optimal, Error> {
         Optimal::position(setup, &[], max_layouts, max_states)

@@ -17,7 +17,9 @@ use super::placer::{Placer, PlacerKind, empty_board};
 use super::shooter::{ShooterKind, play};
 use crate::error::Error;
 use crate::problem::ProblemSpec;
-use crate::sample::{SampleError, rng_for};
+use crate::rng::stream;
+use crate::sample::SampleError;
+use crate::stats::Moments;
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -103,7 +105,7 @@ pub fn simulate(
     // game are drawn too (placing is cheap beside playing).
     let layouts = (0..end)
         .map(|i| {
-            placer.place(&mut rng_for(sim.seed, i, 0)).ok_or_else(|| {
+            placer.place(&mut stream(sim.seed, i, 0)).ok_or_else(|| {
                 Error::Request(format!(
                     "the {} placer could not place the fleet (it is too tight for it)",
                     sim.placer
@@ -128,7 +130,7 @@ pub fn simulate(
                     &mut game,
                     sim.shooter,
                     Some(&book),
-                    &mut rng_for(sim.seed, i as u64, 1),
+                    &mut stream(sim.seed, i as u64, 1),
                 );
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 let mut record = game.record_with_layout();
@@ -149,38 +151,20 @@ pub fn simulate(
 
 fn summarize(sim: &Simulation, played: &[Played], seconds: f64) -> Summary {
     let n = played.len() as f64;
-    let mut shots: Vec<usize> = played.iter().map(|p| p.shots).collect();
-    shots.sort_unstable();
-    let mean = shots.iter().sum::<usize>() as f64 / n;
-    let var = if shots.len() > 1 {
-        shots
-            .iter()
-            .map(|&s| (s as f64 - mean).powi(2))
-            .sum::<f64>()
-            / (n - 1.0)
-    } else {
-        0.0
-    };
-    let sd = var.sqrt();
-    let half = 1.96 * sd / n.sqrt();
-    let mid = shots.len() / 2;
-    let median = if shots.len() % 2 == 1 {
-        shots[mid] as f64
-    } else {
-        (shots[mid - 1] + shots[mid]) as f64 / 2.0
-    };
+    let shots: Vec<f64> = played.iter().map(|p| p.shots as f64).collect();
+    let m = Moments::of(&shots);
     let hits = sim.setup.fleet.cell_count() as f64 * n;
     Summary {
         shooter: sim.shooter,
         placer: sim.placer.clone(),
-        games: played.len() as u64,
-        mean,
-        sd,
-        median,
-        ci95: [mean - half, mean + half],
-        min: shots[0],
-        max: shots[shots.len() - 1],
-        hit_ratio: hits / shots.iter().sum::<usize>() as f64,
+        games: m.n,
+        mean: m.mean,
+        sd: m.sd,
+        median: m.median,
+        ci95: m.ci95,
+        min: m.min as usize,
+        max: m.max as usize,
+        hit_ratio: hits / shots.iter().sum::<f64>(),
         seconds_per_game: seconds / n,
     }
 }

@@ -35,7 +35,7 @@ use super::shooter::{Shooter, ShooterKind};
 use crate::error::Error;
 use crate::format::text;
 use crate::observe::ShotResult;
-use crate::sample::rng_for;
+use crate::rng::stream;
 
 /// Who won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,9 +70,9 @@ impl Versus {
         seed: u64,
     ) -> Result<Versus, Error> {
         let empty = empty_board(setup)?;
-        let place = |kind: &PlacerKind, stream: u64| {
+        let place = |kind: &PlacerKind, k: u64| {
             Placer::new(kind, setup, empty.clone())?
-                .place(&mut rng_for(seed, 0, stream))
+                .place(&mut stream(seed, 0, k))
                 .ok_or_else(|| {
                     Error::Request(format!("the {kind} placer could not place the fleet"))
                 })
@@ -84,7 +84,7 @@ impl Versus {
             yours: Game::new(setup.clone(), yours),
             shooter_kind: shooter,
             shooter: shooter.shooter(Some(Book::for_run(setup))),
-            rng: rng_for(seed, 0, 2),
+            rng: stream(seed, 0, 2),
             seed,
         })
     }

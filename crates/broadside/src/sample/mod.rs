@@ -21,20 +21,25 @@
 //!   weight `1 + 5D + 4S` (`D` hits it covers, `S` sonar rings it meets), keeping consistent
 //!   layouts. Biased.
 //!
-//! [`estimate`] turns draws into an estimated heat map with a 95% interval per cell.
+//! [`estimate()`] turns draws into an estimated heat map with a 95% interval per cell
+//! ([`Estimate`], in `estimate.rs`); [`fill_grids`] draws many boards at once on every core
+//! (`grids.rs`).
 //!
 //! Every sampler takes the caller's RNG, so a seed fixes the draws.
 
+mod estimate;
+mod grids;
+
+pub use estimate::{Estimate, cell_counts, estimate};
+pub use grids::fill_grids;
+
 use std::sync::Arc;
 
-use rand::rngs::StdRng;
-use rand::{Rng, RngExt, SeedableRng};
-use rayon::prelude::*;
+use rand::{Rng, RngExt};
 use serde::Serialize;
 
 use crate::choice::named_choices;
 use crate::engine::{CountError, DescentSampler, DpEngine, DpSampler};
-use crate::heat::HeatMap;
 use crate::layout::{Layout, Ship};
 use crate::problem::Problem;
 use crate::rules::Rules;
@@ -515,193 +520,4 @@ pub struct GaveUp {
     pub drawn: u64,
     /// What happened, in words.
     pub gave_up: String,
-}
-
-/// The estimated chance of a ship on each cell from draws of a sampler, with Wilson 95%
-/// intervals: what `sample --probs` prints.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The problem's name, when it has one.
-    pub name: Option<String>,
-    /// Layouts drawn.
-    pub samples: u64,
-    /// The sampler.
-    pub sampler: SamplerKind,
-    /// The seed of the draws, when the caller gives it.
-    pub seed: Option<u64>,
-    /// For rejection-style samplers, the share of draws kept.
-    pub acceptance: Option<f64>,
-    /// Per row, per cell: the share of samples with a ship there.
-    pub estimates: Vec<Vec<f64>>,
-    /// Per row, per cell: the Wilson 95% interval of that share.
-    pub intervals95: Vec<Vec<[f64; 2]>>,
-    /// Per cell (row-major), the samples with a ship there.
-    #[serde(skip)]
-    pub counts: Vec<u64>,
-    /// How the sampler drew ([`Sampler::method`]).
-    #[serde(skip)]
-    pub method: &'static str,
-}
-
-impl Estimate {
-    /// The estimate as a heat map (its counts out of [`Estimate::samples`] layouts; no
-    /// engine), to draw like an exact one.
-    pub fn heat_map(&self, problem: &Problem) -> HeatMap {
-        let spec = problem.spec();
-        let cells = problem.dims().cells();
-        HeatMap {
-            width: problem.dims().width,
-            layouts: self.samples as u128,
-            per_cell: self.counts.iter().map(|&c| c as u128).collect(),
-            open: (0..cells).map(|c| spec.clue(c).is_none()).collect(),
-            marks: (0..cells)
-                .map(|c| spec.clue(c).map(crate::clue::Clue::symbol))
-                .collect(),
-            engine: None,
-            complete: true,
-        }
-    }
-
-    /// The largest half-width of the cells' intervals.
-    pub fn widest_half_interval(&self) -> f64 {
-        self.intervals95
-            .iter()
-            .flatten()
-            .map(|[lo, hi]| (hi - lo) / 2.0)
-            .fold(0.0, f64::max)
-    }
-}
-
-/// Draws up to `n` layouts from `sampler` and estimates each cell's chance of a ship. Fewer
-/// are drawn when a rejection-style sampler gives up ([`Estimate::samples`] says how many).
-pub fn estimate<R: Rng + ?Sized>(sampler: &mut Sampler, n: u64, rng: &mut R) -> Estimate {
-    let d = sampler.problem.dims();
-    let (counts, drawn) = cell_counts(sampler, n, MAX_ATTEMPTS, rng);
-    let share = |k: u64| {
-        if drawn == 0 {
-            0.0
-        } else {
-            k as f64 / drawn as f64
-        }
-    };
-    let rows = counts.chunks(d.width);
-    Estimate {
-        name: sampler.problem.spec().meta.name.clone(),
-        samples: drawn,
-        sampler: sampler.kind,
-        seed: None,
-        acceptance: sampler.acceptance(),
-        estimates: rows
-            .clone()
-            .map(|r| r.iter().map(|&k| share(k)).collect())
-            .collect(),
-        intervals95: rows
-            .map(|r| r.iter().map(|&k| wilson(k, drawn).into()).collect())
-            .collect(),
-        counts,
-        method: sampler.method(),
-    }
-}
-
-/// Draws up to `n` layouts from `sampler` and counts, per cell, those with a ship there; also
-/// says how many were drawn (fewer when a rejection-style sampler gives up after `attempts`
-/// draws in a row were rejected, or its time runs out).
-pub fn cell_counts<R: Rng + ?Sized>(
-    sampler: &mut Sampler,
-    n: u64,
-    attempts: u64,
-    rng: &mut R,
-) -> (Vec<u64>, u64) {
-    let mut counts = vec![0u64; sampler.problem.dims().cells()];
-    let mut drawn = 0;
-    while drawn < n {
-        let Some(layout) = sampler.sample_within(rng, attempts) else {
-            break;
-        };
-        drawn += 1;
-        for c in layout.cells() {
-            counts[c] += 1;
-        }
-    }
-    (counts, drawn)
-}
-
-/// The Wilson 95% interval of a proportion `k / n` (`(0, 1)` when `n` is 0).
-pub fn wilson(k: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (k, n, z) = (k as f64, n as f64, 1.96f64);
-    let p = k / n;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-/// Boards drawn per RNG stream by [`fill_grids`].
-const GRID_CHUNK: usize = 1024;
-
-/// Fills `out` (a whole number of boards, each the problem's cells row-major: `true` where a
-/// ship lies) with layouts drawn from `sampler`, on every core. Board `i` belongs to the
-/// stream `i / 1024`, whose RNG is [`rng_for`]`(seed, stream, 0)`, so the same seed gives the
-/// same boards whatever the number of threads. Fails, leaving the rest of `out` as it was,
-/// when a rejection-style sampler gives up ([`MAX_ATTEMPTS`] draws in a row rejected) or the
-/// sampler's time limit runs out; the error says how many boards were drawn.
-///
-/// # Panics
-///
-/// When `out`'s length is not a multiple of the problem's cells.
-pub fn fill_grids(sampler: &Sampler, seed: u64, out: &mut [bool]) -> Result<(), GaveUp> {
-    let cells = sampler.problem.dims().cells();
-    assert!(
-        cells > 0 && out.len().is_multiple_of(cells),
-        "fill_grids needs whole boards"
-    );
-    let drawn = std::sync::atomic::AtomicU64::new(0);
-    let failed = std::sync::atomic::AtomicBool::new(false);
-    out.par_chunks_mut(GRID_CHUNK * cells)
-        .enumerate()
-        .for_each(|(stream, boards)| {
-            let mut s = sampler.fork();
-            let mut rng = rng_for(seed, stream as u64, 0);
-            for board in boards.chunks_mut(cells) {
-                if failed.load(std::sync::atomic::Ordering::Relaxed) {
-                    return;
-                }
-                let Some(layout) = s.sample(&mut rng) else {
-                    failed.store(true, std::sync::atomic::Ordering::Relaxed);
-                    return;
-                };
-                drawn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                board.fill(false);
-                for c in layout.cells() {
-                    board[c] = true;
-                }
-            }
-        });
-    if failed.into_inner() {
-        return Err(GaveUp {
-            name: sampler.problem.spec().meta.name.clone(),
-            drawn: drawn.into_inner(),
-            gave_up: if sampler
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-            {
-                "the time limit ran out".to_string()
-            } else {
-                format!("{MAX_ATTEMPTS} draws in a row were rejected")
-            },
-        });
-    }
-    Ok(())
-}
-
-/// The RNG of stream `(i, k)` of a run seeded with `seed` (a SplitMix64 mix of the three):
-/// what makes a parallel run's draws depend on the seed and the item, never on the thread.
-pub fn rng_for(seed: u64, i: u64, k: u64) -> StdRng {
-    let mut z =
-        seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ k.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    StdRng::seed_from_u64(z ^ (z >> 31))
 }
