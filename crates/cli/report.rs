@@ -135,11 +135,7 @@ pub fn no_solution(out: &mut dyn Write, p: &Problem, no: &NoSolution) -> Result<
 
 /// "No layout", with its reasons and the shots at fault.
 pub fn no_layout(out: &mut dyn Write, p: &Problem, no: &NoLayout) -> Result<()> {
-    writeln!(
-        out,
-        "{}: no layout is consistent with these shots",
-        label(p)
-    )?;
+    writeln!(out, "{}: {}", label(p), NoLayout::HEADLINE)?;
     for line in no.why() {
         writeln!(out, "  {line}")?;
     }

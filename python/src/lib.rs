@@ -17,7 +17,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use broadside::answer::{self, CountReport, HeatReport, ProbsReport, SolveReport};
+use broadside::answer::{self, CountReport, HeatReport, NoLayout, ProbsReport, SolveReport};
 use broadside::clue::Clue;
 use broadside::format;
 use broadside::observe::{ShotResult, parse_shot, print_shot};
@@ -207,11 +207,7 @@ impl Known {
                 )));
             }
             ProbsReport::NoMap(no) => return Err(PyTimeoutError::new_err(no.reason)),
-            ProbsReport::NoLayout(no) => {
-                let mut why = vec!["no layout is consistent with these shots".to_string()];
-                why.extend(no.why());
-                return Err(value_error(why.join("; ")));
-            }
+            ProbsReport::NoLayout(no) => return Err(value_error(no)),
         };
         if engine == Engine::Auto {
             self.layouts = Some(h.layouts.clone());
@@ -225,7 +221,7 @@ impl Known {
         if self.sampler.is_none() {
             let layouts = self.layouts()?;
             if layouts == BigUint::ZERO {
-                return Err(value_error("no layout is consistent with these shots"));
+                return Err(value_error(NoLayout::HEADLINE));
             }
             let layouts = u128::try_from(&layouts).map_err(|_| {
                 value_error("the samplers take at most 2^128 layouts; these are more")
@@ -268,11 +264,8 @@ impl Game {
         if conflicts.is_empty() {
             return Ok(self);
         }
-        let why: Vec<String> = conflicts.iter().map(|c| format!("because {c}")).collect();
-        Err(value_error(format!(
-            "no layout is consistent with this game; {}",
-            why.join("; ")
-        )))
+        let why: Vec<String> = conflicts.iter().map(|c| format!("; because {c}")).collect();
+        Err(value_error(format!("{}{}", NoLayout::HEADLINE, why.concat())))
     }
 
     /// Replaces the shots by `shots` when the result is a possible record; else the error.

@@ -1,16 +1,252 @@
 //! Why no layout fits: the obvious conflicts of a problem and, for a game record, a smallest
 //! set of shots that cannot all be true.
 //!
-//! [`Problem::conflicts`] finds reasons without search; [`conflicting_shots`] searches, one
-//! consistency check per shot, for the shots at fault. [`no_layout`] gathers both into the
-//! [`NoLayout`] report that `probs`, `best`, `sample` and `validate` give when no layout
-//! fits.
+//! [`Problem::conflicts`] finds reasons ([`Conflict`]) without search; [`conflicting_shots`]
+//! searches, one consistency check per shot, for the shots at fault. [`no_layout`] gathers both
+//! into the [`NoLayout`] report that `probs`, `best`, `sample` and `validate` give when no
+//! layout fits; its `Display` is how every surface says so.
 
 use serde::Serialize;
 
+use crate::clue::Clue;
 use crate::engine::Enumerator;
+use crate::observe::ShotResult;
 use crate::observe::print_shot;
 use crate::problem::{Problem, ProblemSpec};
+use crate::rules::Rules;
+
+/// A reason a well-formed problem has no solution, found without search.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Conflict {
+    /// The row counts and column counts (all given) add up differently.
+    #[error("the row counts add up to {rows} but the column counts to {cols}")]
+    RowColSums {
+        /// Sum of row counts.
+        rows: usize,
+        /// Sum of column counts.
+        cols: usize,
+    },
+    /// All row (or column) counts are given and they do not add up to the fleet's cells.
+    #[error("the {what} counts add up to {sum} but the fleet has {fleet} ship cells")]
+    FleetSum {
+        /// "row" or "column".
+        what: &'static str,
+        /// Their sum.
+        sum: usize,
+        /// Ship cells in the fleet.
+        fleet: usize,
+    },
+    /// A ship type has fewer allowed placements than ships.
+    #[error("only {placements} place(s) left for {count} ship(s) of type {name}")]
+    NoRoom {
+        /// The type's name.
+        name: String,
+        /// Ships of that type.
+        count: usize,
+        /// Placements the clues and counts allow.
+        placements: usize,
+    },
+    /// A ship clue that no allowed placement covers.
+    #[error("no ship of the fleet can cover the {clue} clue at {}", crate::geom::name_at(*row, *col))]
+    Uncoverable {
+        /// Row (0-based).
+        row: usize,
+        /// Column (0-based).
+        col: usize,
+        /// The clue's symbol.
+        clue: char,
+    },
+    /// A row needs more ship cells than it has cells that may hold one.
+    #[error(
+        "{} needs {count} ship cells but only {room} of its cells can hold one",
+        line_name(what, *index)
+    )]
+    LineTooFull {
+        /// "row" or "column".
+        what: &'static str,
+        /// Its index (0-based).
+        index: usize,
+        /// The count.
+        count: usize,
+        /// Cells that some allowed placement covers.
+        room: usize,
+    },
+    /// A row whose clues already hold more ship cells than its count.
+    #[error(
+        "{} has {clued} ship clues but a count of {count}",
+        line_name(what, *index)
+    )]
+    LineOverfull {
+        /// "row" or "column".
+        what: &'static str,
+        /// Its index (0-based).
+        index: usize,
+        /// The count.
+        count: usize,
+        /// Ship clues in it.
+        clued: usize,
+    },
+    /// Two ship clues touch diagonally, which the no-touch rule forbids for one ship or two.
+    #[error(
+        "ship clues at {} and {} touch diagonally, which the no-touch rule forbids",
+        crate::geom::name_at(*.0, *.1),
+        crate::geom::name_at(*.2, *.3)
+    )]
+    DiagonalClues(usize, usize, usize, usize),
+    /// A sonar reading says a cell within its distance is water, but another observation puts
+    /// a ship there.
+    #[error(
+        "the sonar reading at {sonar} rules out a ship at {cell}, where another observation puts one"
+    )]
+    SonarHit {
+        /// The sonar cell's name.
+        sonar: String,
+        /// The hit cell's name.
+        cell: String,
+    },
+    /// Two observations disagree about a cell: one makes it water, the other a ship (a miss
+    /// inside a ship revealed sunk, say).
+    #[error("the shots disagree about {0}: one makes it water, another a ship")]
+    ShotsDisagree(String),
+    /// A sonar reading whose ring of cells at its distance can hold no ship.
+    #[error("no ship can lie at distance {distance} from the sonar reading at {sonar}")]
+    SonarRing {
+        /// The sonar cell's name.
+        sonar: String,
+        /// The reported distance.
+        distance: usize,
+    },
+}
+
+/// A line's name as a person reads the board: `row 3` (counted from 1), `column C`.
+fn line_name(what: &str, index: usize) -> String {
+    if what == "row" {
+        format!("row {}", index + 1)
+    } else {
+        format!("column {}", crate::geom::column_name(index))
+    }
+}
+
+impl Problem {
+    /// The obvious reasons this problem has no solution; empty when none is seen (which does
+    /// not mean it has one).
+    pub fn conflicts(&self) -> Vec<Conflict> {
+        let s = self.spec();
+        let d = s.dims;
+        let mut out = self.shot_conflicts().to_vec();
+        let fleet_cells = s.fleet.cell_count();
+        let all = |v: &[Option<usize>], n: usize| {
+            (v.len() == n && v.iter().all(Option::is_some)).then(|| v.iter().flatten().sum())
+        };
+        let rows_sum: Option<usize> = all(&s.rows, d.height);
+        let cols_sum: Option<usize> = all(&s.cols, d.width);
+        if let (Some(r), Some(c)) = (rows_sum, cols_sum)
+            && r != c
+        {
+            out.push(Conflict::RowColSums { rows: r, cols: c });
+        }
+        for (what, sum) in [("row", rows_sum), ("column", cols_sum)] {
+            if let Some(sum) = sum
+                && sum != fleet_cells
+            {
+                out.push(Conflict::FleetSum {
+                    what,
+                    sum,
+                    fleet: fleet_cells,
+                });
+            }
+        }
+        for (ty, t) in s.fleet.types().iter().enumerate() {
+            if self.placements(ty).len() < t.count {
+                out.push(Conflict::NoRoom {
+                    name: t.name.clone(),
+                    count: t.count,
+                    placements: self.placements(ty).len(),
+                });
+            }
+        }
+        let mut coverable = vec![false; d.cells()];
+        for p in (0..s.fleet.types().len()).flat_map(|ty| self.placements(ty)) {
+            for &c in &p.cells {
+                coverable[c] = true;
+            }
+        }
+        for cell in self.required_cells() {
+            if !coverable[cell] {
+                let (row, col) = d.row_col(cell);
+                out.push(Conflict::Uncoverable {
+                    row,
+                    col,
+                    clue: s.clue(cell).map_or('*', Clue::symbol),
+                });
+            }
+        }
+        let lines = [("row", d.height, &s.rows), ("column", d.width, &s.cols)];
+        for (what, n, counts) in lines {
+            for index in 0..n {
+                let Some(count) = counts.get(index).copied().flatten() else {
+                    continue;
+                };
+                let in_line = |cell: usize| {
+                    let (r, c) = d.row_col(cell);
+                    if what == "row" {
+                        r == index
+                    } else {
+                        c == index
+                    }
+                };
+                let cells = (0..d.cells()).filter(|&c| in_line(c));
+                let room = cells.clone().filter(|&c| coverable[c]).count();
+                let clued = cells
+                    .filter(|&c| s.clue(c).is_some_and(Clue::is_ship))
+                    .count();
+                if clued > count {
+                    out.push(Conflict::LineOverfull {
+                        what,
+                        index,
+                        count,
+                        clued,
+                    });
+                } else if room < count {
+                    out.push(Conflict::LineTooFull {
+                        what,
+                        index,
+                        count,
+                        room,
+                    });
+                }
+            }
+        }
+        let sonars = s.observations.shots.iter().filter_map(|x| match x.result {
+            ShotResult::Sonar { distance } => Some((x.cell, distance)),
+            _ => None,
+        });
+        for (ring, (cell, distance)) in self.any_of().iter().zip(sonars) {
+            if !ring.iter().any(|&c| coverable[c]) {
+                out.push(Conflict::SonarRing {
+                    sonar: d.cell_name(cell),
+                    distance,
+                });
+            }
+        }
+        // Diagonal neighbours can belong to one polyomino, so this holds for straight fleets.
+        if s.rules == Rules::NoTouch && s.fleet.is_straight() {
+            for cell in self.required_cells() {
+                let (r, c) = d.row_col(cell);
+                for dc in [-1isize, 1] {
+                    if let Some(n) = d.checked(r as isize + 1, c as isize + dc)
+                        && s.clue(n).is_some_and(Clue::is_ship)
+                    {
+                        let (r2, c2) = d.row_col(n);
+                        out.push(Conflict::DiagonalClues(r, c, r2, c2));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
 
 /// The answer "no layout is consistent", with what can be said of why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -28,9 +264,14 @@ pub struct NoLayout {
     /// shots, in their order, fits no layout, and without any one of them it does); empty
     /// when the shots are not what makes the problem inconsistent, or no such set was found.
     pub conflicting_shots: Vec<String>,
+    /// All of it in one line, as every surface says it (the report's `Display`).
+    pub message: String,
 }
 
 impl NoLayout {
+    /// The answer in words, before the reasons.
+    pub const HEADLINE: &'static str = "no layout is consistent with these shots";
+
     /// What can be said of why, a sentence a line: the conflicts, then the shots at fault.
     pub fn why(&self) -> Vec<String> {
         let mut lines: Vec<String> = self
@@ -56,6 +297,17 @@ impl NoLayout {
     }
 }
 
+impl std::fmt::Display for NoLayout {
+    /// The headline, then what can be said of why, separated by semicolons.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(NoLayout::HEADLINE)?;
+        for line in self.why() {
+            write!(f, "; {line}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Why `problem` has no layout: its obvious conflicts and the shots at fault, when the shots
 /// are. Call it on a problem known to have no layout; finding the shots costs a few
 /// consistency checks per shot.
@@ -66,13 +318,16 @@ pub fn no_layout(problem: &Problem) -> NoLayout {
             .map(|&i| print_shot(spec.dims, &spec.fleet, &spec.observations.shots[i]))
             .collect()
     };
-    NoLayout {
+    let mut no = NoLayout {
         name: spec.meta.name.clone(),
         layouts: 0,
         reasons: problem.conflicts().iter().map(|c| c.to_string()).collect(),
         culprits: print(&culprits(spec)),
         conflicting_shots: print(&conflicting_shots(spec).unwrap_or_default()),
-    }
+        message: String::new(),
+    };
+    no.message = no.to_string();
+    no
 }
 
 /// Whether the record cut to the shots `keep` (indices, in order) fits some layout; `None`

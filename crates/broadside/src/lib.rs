@@ -70,6 +70,7 @@ pub mod stats;
 pub mod validate;
 
 pub use clue::Clue;
+pub use diagnose::Conflict;
 pub use engine::{
     Cancel, CountError, CountInt, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler,
     DpEngine, DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
@@ -82,6 +83,6 @@ pub use layout::{Layout, LayoutError, Ship};
 pub use num_bigint::BigUint;
 pub use observe::{Observations, Shot, ShotResult, Sinking};
 pub use placement::Placement;
-pub use problem::{Conflict, Invalid, Problem, ProblemError, ProblemSpec};
+pub use problem::{Invalid, Problem, ProblemError, ProblemSpec};
 pub use rules::Rules;
 pub use shape::{Segment, Shape};

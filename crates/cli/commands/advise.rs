@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 
 use anyhow::{Context, Result};
 
-use broadside::answer::{self, ProbsReport};
+use broadside::answer::{self, NoLayout, ProbsReport};
 use broadside::format::text;
 use broadside::observe::parse_shot;
 use broadside::{CountOptions, Engine, ProblemSpec};
@@ -61,7 +61,7 @@ impl Advisor {
         let shots = self.spec.observations.shots.len();
         match answer::probs(&p, self.engine, &self.opts)? {
             ProbsReport::NoLayout(no) => {
-                let mut why = vec!["no layout is consistent with these shots".to_string()];
+                let mut why = vec![NoLayout::HEADLINE.to_string()];
                 why.extend(no.why());
                 Ok(Err(why.join("\n  ")))
             }

@@ -190,10 +190,7 @@ fn svg(server: &Server, q: &HashMap<String, String>, mut specs: Vec<ProblemSpec>
             };
             (reply, h.complete)
         }
-        Ok(answer::ProbsReport::NoLayout(_)) => (
-            Reply::error(422, "no layout is consistent with these shots"),
-            false,
-        ),
+        Ok(answer::ProbsReport::NoLayout(no)) => (Reply::error(422, no), false),
         Ok(answer::ProbsReport::NoMap(no)) => (Reply::error(422, no.reason), false),
         Err(e) => (Reply::error(500, e), false),
     }

@@ -182,10 +182,7 @@ async function refresh() {
     if (!response.ok) throw new Error(text.trim());
     const answer = parseExact(text);
     if (!answer.counts) {
-      const why = answer.reasons ? ["no layout is consistent with these shots", ...answer.reasons.map((r) => "because " + r)]
-        : [answer.reason || "no map"];
-      if (answer.culprits && answer.culprits.length) why.push("shots to blame: " + answer.culprits.join(", "));
-      throw new Error(why.join("\n"));
+      throw new Error(answer.message || answer.reason || "no map");
     }
     showError("");
     render(answer);
