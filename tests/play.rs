@@ -252,7 +252,7 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
     }
 }
 
-/// 002's MP_x is greedy once at most four ships are afloat and at most x cells are open: with
+/// Sakuta & Iida's MP_x is greedy once at most four ships are afloat and at most x cells are open: with
 /// x the whole board and two ships, it is greedy from the first shot, the same dice and all.
 #[test]
 fn mp_with_the_whole_board_open_is_greedy() {
@@ -520,7 +520,7 @@ fn the_sonar_reports_the_distance_to_the_nearest_ship() {
     }
 }
 
-/// Seed 000's evaluation: with no sonar, the first turn fires at nothing yet, so its top-1
+/// Naslausky & Figueiredo's evaluation: with no sonar, the first turn fires at nothing yet, so its top-1
 /// accuracy is a coin with the exact heat map's highest probability.
 #[test]
 fn accuracy_at_the_first_turn_is_the_top_probability() {

@@ -66,7 +66,7 @@ def test_the_board_hides_a_fleet_of_the_placer():
     b = broadside.Board(size=(10, 10), fleet=[5, 4, 3, 3, 2], placer="ed1", seed=2)
     ships = b.ships()
     assert ships.sum() == 17
-    # 002's ED1 hides every ship on the outermost line.
+    # Sakuta & Iida's ED1 hides every ship on the outermost line.
     inner = ships[1:-1, 1:-1]
     assert not inner.any()
     for cell in np.argwhere(ships):

@@ -11,7 +11,7 @@ use crate::report::{Printer, progress_bar};
 /// The options of `accuracy`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A game file whose board, rocks and fleet every game uses; by default seed 000's setting
+    /// A game file whose board, rocks and fleet every game uses; by default Naslausky & Figueiredo's setting
     /// (8x8, random rocks, four ships of random polyomino shapes).
     file: Option<String>,
     /// The heat map: exact, or sampled:N[:SAMPLER] (N boards a turn, e.g. sampled:1000:weighted).

@@ -23,7 +23,7 @@ pub struct Args {
     /// docs/PLAY.md.
     #[arg(long)]
     shooter: ShooterKind,
-    /// The sampler of a sampled:N shooter: uniform (exact) or weighted (seed 000's).
+    /// The sampler of a sampled:N shooter: uniform (exact) or weighted (Naslausky & Figueiredo's).
     #[arg(long)]
     sampler: Option<SamplerKind>,
     /// Who places: uniform (exactly uniform over legal layouts), sequential, ed1, ed2, pk,

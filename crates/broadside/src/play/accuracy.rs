@@ -1,7 +1,7 @@
-//! Seed 000's evaluation (its Algorithm 2): how often the likeliest cells hold a ship, turn by
+//! Naslausky & Figueiredo's evaluation (its Algorithm 2): how often the likeliest cells hold a ship, turn by
 //! turn, for a heat map computed exactly or estimated from sampled boards.
 //!
-//! Each game hides a fleet (uniformly over the legal layouts) on a board: by default 000's
+//! Each game hides a fleet (uniformly over the legal layouts) on a board: by default Naslausky & Figueiredo's
 //! setting, an 8x8 map with randomly placed rocks and four ships of shapes drawn from a
 //! catalogue of polyominoes; or a fixed board read from a game file. At every turn the heat map
 //! ranks the open cells (ties in random order) and the top-1, top-3 and top-5 accuracies are the
@@ -33,7 +33,7 @@ use crate::stats::mean_sd;
 pub enum Estimator {
     /// Exactly (every consistent layout counted).
     Exact,
-    /// From `boards` layouts drawn by `sampler` (000's method with the weighted sampler).
+    /// From `boards` layouts drawn by `sampler` (Naslausky & Figueiredo's method with the weighted sampler).
     Sampled {
         /// Boards drawn per turn.
         boards: u64,
@@ -86,7 +86,7 @@ impl Serialize for Estimator {
 /// The boards the games are played on.
 #[derive(Clone, Debug)]
 pub enum Boards {
-    /// 000's setting: a `dims` board with `rocks` rocks at random, and `ships` ships whose
+    /// Naslausky & Figueiredo's setting: a `dims` board with `rocks` rocks at random, and `ships` ships whose
     /// shapes are drawn (with repetition) from [`catalogue`]; ships may touch.
     Random {
         /// The board.
@@ -101,7 +101,7 @@ pub enum Boards {
 }
 
 impl Boards {
-    /// 000's setting: 8x8, 12 rocks (their maps leave "more than 50" cells open), 4 ships.
+    /// Naslausky & Figueiredo's setting: 8x8, 12 rocks (their maps leave "more than 50" cells open), 4 ships.
     pub fn naslausky() -> Boards {
         Boards::Random {
             dims: Dims::new(8, 8),
@@ -111,7 +111,7 @@ impl Boards {
     }
 }
 
-/// The polyominoes 000's fleets are drawn from: straight ships of 2 to 5 cells, and the
+/// The polyominoes Naslausky & Figueiredo's fleets are drawn from: straight ships of 2 to 5 cells, and the
 /// L, T, S and square tetrominoes and the L tromino (the seed's figure 2 is not in its text;
 /// these average 3.7 cells a ship, near the 15 cells it gives for four ships).
 pub fn catalogue() -> Vec<(String, Shape)> {
@@ -144,7 +144,7 @@ pub struct Accuracy {
     /// Turns played per game (accuracies are measured before each, and after the last).
     pub turns: usize,
     /// The chance that a turn is a sonar at a random open cell rather than a shot at the top
-    /// cell (000: 0.2).
+    /// cell (Naslausky & Figueiredo: 0.2).
     pub sonar: f64,
     /// The heat map.
     pub estimator: Estimator,

@@ -20,7 +20,7 @@ pub struct Setup {
     pub rules: Rules,
     /// How sinkings are reported.
     pub sinking: Sinking,
-    /// Rocks: cells no ship covers, known to both sides (seed 000's maps), increasing.
+    /// Rocks: cells no ship covers, known to both sides (Naslausky & Figueiredo's maps), increasing.
     pub rocks: Vec<usize>,
 }
 
@@ -152,7 +152,7 @@ impl Game {
         result
     }
 
-    /// Fires seed 000's sonar at `cell`: a hit reports as [`Game::fire`] does; a miss reports
+    /// Fires Naslausky & Figueiredo's sonar at `cell`: a hit reports as [`Game::fire`] does; a miss reports
     /// the Manhattan distance from the cell to the nearest ship cell.
     pub fn sonar(&mut self, cell: usize) -> ShotResult {
         if self.fired[cell] || self.owner[cell].is_some() {

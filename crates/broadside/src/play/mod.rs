@@ -15,7 +15,7 @@
 //!   the first ship), once for the games of a run.
 //! - [`Optimal`] solves small games exactly: the least expected shots any shooter can reach,
 //!   and beside it those of exact greedy and of the rollout of greedy.
-//! - [`accuracy`] is seed 000's evaluation: how often the likeliest cells of an exact or a
+//! - [`accuracy`] is Naslausky & Figueiredo's evaluation: how often the likeliest cells of an exact or a
 //!   sampled heat map hold a ship, turn by turn.
 //!
 //! ```

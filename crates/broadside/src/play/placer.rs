@@ -3,14 +3,14 @@
 //! - [`PlacerKind::Uniform`]: exactly uniform over every legal layout (the exact sampler of
 //!   [`crate::sample`]); the default.
 //! - [`PlacerKind::Sequential`]: ship by ship, each uniform among the positions that still fit,
-//!   as the papers place (002's R); not uniform over layouts (`broadside validate --sampler
+//!   as the papers place (Sakuta & Iida's R); not uniform over layouts (`broadside validate --sampler
 //!   sequential` measures by how much).
-//! - [`PlacerKind::Edge`]: 002's ED1 (every ship on the outermost line of the board) and ED2
+//! - [`PlacerKind::Edge`]: Sakuta & Iida's ED1 (every ship on the outermost line of the board) and ED2
 //!   (every ship within the outermost two lines), ship by ship as the sequential placer.
-//! - [`PlacerKind::Packed`]: 002's PK: every ship but one of the smallest packed in a
+//! - [`PlacerKind::Packed`]: Sakuta & Iida's PK: every ship but one of the smallest packed in a
 //!   rectangle (2x10 by default, at a random spot, either way round), the last anywhere
 //!   outside it.
-//! - Each of these four has 002's *separated* variant (`-sp`: RSP, ED1SP, ED2SP, PKSP), where
+//! - Each of these four has Sakuta & Iida's *separated* variant (`-sp`: RSP, ED1SP, ED2SP, PKSP), where
 //!   ships do not touch even when the rules let them; in PKSP only the last ship keeps clear of
 //!   the rectangle, as the seed defines it.
 //! - [`PlacerKind::Adversarial`]: against a named shooter: draws a few uniform layouts, plays

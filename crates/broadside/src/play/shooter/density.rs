@@ -1,4 +1,4 @@
-//! 004's probability matrix.
+//! The Habr article's probability matrix.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use crate::geom::Dims;
 use crate::observe::{Shot, ShotResult};
 use crate::play::game::Setup;
 
-/// 004's probability matrix. Every position of each ship type's shape on the board is kept
+/// The Habr article's probability matrix. Every position of each ship type's shape on the board is kept
 /// with whether the shots still allow it (no miss and no sunk ship on it), and per type and
 /// cell how many allowed positions cover the cell, updated as cells turn to misses or sunk
 /// ships; so hunting costs a pass over types and cells per shot, not over every position.

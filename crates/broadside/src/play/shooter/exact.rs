@@ -1,5 +1,5 @@
-//! The shooters that read the exact heat map (greedy, 002's MP and LA) and the one that
-//! estimates it from samples (000's method).
+//! The shooters that read the exact heat map (greedy, Sakuta & Iida's MP and LA) and the one that
+//! estimates it from samples (Naslausky & Figueiredo's method).
 
 use std::sync::Arc;
 
@@ -142,7 +142,7 @@ fn afloat(setup: &Setup, shots: &[Shot]) -> usize {
     setup.fleet.ship_count().saturating_sub(sunk)
 }
 
-/// Whether 002's exact stage has begun: at most four ships afloat and at most `most` cells
+/// Whether Sakuta & Iida's exact stage has begun: at most four ships afloat and at most `most` cells
 /// not fired at.
 fn exact_stage(setup: &Setup, shots: &[Shot], most: usize) -> bool {
     afloat(setup, shots) <= 4 && setup.dims.cells() - setup.rocks.len() - shots.len() <= most
@@ -156,7 +156,7 @@ impl Shooter for Greedy {
     }
 }
 
-/// 002's MP_x: checkerboard, then greedy.
+/// Sakuta & Iida's MP_x: checkerboard, then greedy.
 pub(super) struct MinPossible {
     exact: Exact,
     open: usize,
@@ -183,7 +183,7 @@ impl Shooter for MinPossible {
     }
 }
 
-/// 002's LA: the cell whose shot, followed by up to `plies - 1` more (each among the `moves`
+/// Sakuta & Iida's LA: the cell whose shot, followed by up to `plies - 1` more (each among the `moves`
 /// likeliest cells, the shots before it assumed to miss), hits in the most layouts.
 pub(super) struct Lookahead {
     exact: Exact,
@@ -264,7 +264,7 @@ impl Shooter for Lookahead {
     }
 }
 
-/// Greedy on a heat map estimated from `boards` draws of `sampler` at every shot: 000's
+/// Greedy on a heat map estimated from `boards` draws of `sampler` at every shot: Naslausky & Figueiredo's
 /// method, with its weighted sampler. Where the sampler draws nothing (a rejection-style
 /// sampler that gives up), greedy on the exact map.
 pub(super) struct Sampled {

@@ -15,9 +15,9 @@ pub(super) enum Hunt {
     Any,
     /// On one colour of a checkerboard.
     Colour,
-    /// On one colour, in 002's four passes.
+    /// On one colour, in Sakuta & Iida's four passes.
     Passes,
-    /// In 002's four knight-move passes, then anywhere.
+    /// In Sakuta & Iida's four knight-move passes, then anywhere.
     Knight,
 }
 
@@ -38,7 +38,7 @@ pub(super) struct HuntTarget {
     neighbours: Vec<usize>,
 }
 
-/// Which of 002's checkerboard passes (0 for A to 3 for D) a cell is in, after shifting it by
+/// Which of Sakuta & Iida's checkerboard passes (0 for A to 3 for D) a cell is in, after shifting it by
 /// `offset`; `None` for the other colour. A holds every fourth diagonal on even rows, then B,
 /// C and D fill in between (its figure 4).
 fn pass(r: usize, c: usize, offset: (usize, usize)) -> Option<usize> {
@@ -52,7 +52,7 @@ fn pass(r: usize, c: usize, offset: (usize, usize)) -> Option<usize> {
     }
 }
 
-/// Which of 002's knight-checkerboard passes (0 for A to 3 for D) a cell is in, after
+/// Which of Sakuta & Iida's knight-checkerboard passes (0 for A to 3 for D) a cell is in, after
 /// shifting it by `offset`; `None` for the three cells in four outside them. The A cells of
 /// row `2k` are at column `1 + 3k` modulo 8, D four columns on; B and C, on the odd row
 /// below, are a knight's move from A (two columns left and right). So each row holds one

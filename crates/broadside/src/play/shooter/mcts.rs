@@ -1,8 +1,8 @@
-//! 001's Monte Carlo tree search: UCT over determinisations.
+//! Kancko's Monte Carlo tree search: UCT over determinisations.
 //!
 //! Each playout draws a hidden layout uniformly from those consistent with the shots (the
 //! exact sampler), walks the tree of shots from the position (a shot's child depends on
-//! whether that layout reports a hit or a miss, 001's observation model), adds one untried
+//! whether that layout reports a hit or a miss, Kancko's observation model), adds one untried
 //! shot, and finishes the game with the parity shooter against the drawn layout. The reward
 //! is the share of the open cells the game did not need; UCB1 balances the shots' mean
 //! rewards against how often they were tried. The shot tried most often at the root is fired.

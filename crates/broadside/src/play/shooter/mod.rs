@@ -1,32 +1,32 @@
 //! Shooters: who picks the next cell. Each sees only the game's rules and the shots so far
 //! (never the hidden layout) and takes the caller's RNG.
 //!
-//! - [`ShooterKind::Random`]: any cell not fired at (001's Random, 002's R).
+//! - [`ShooterKind::Random`]: any cell not fired at (Kancko's Random, Sakuta & Iida's R).
 //! - [`ShooterKind::HuntTarget`]: hunts at random; after a hit, fires at the hit's neighbours,
-//!   and once two hits line up, along their line (001's Human-like, 002's RNB).
+//!   and once two hits line up, along their line (Kancko's Human-like, Sakuta & Iida's RNB).
 //! - [`ShooterKind::Parity`]: hunt-target, hunting only on one colour of a checkerboard, chosen
-//!   at random per game (001's Even).
+//!   at random per game (Kancko's Even).
 //! - [`ShooterKind::Checkerboard`]: hunt-target hunting on one checkerboard colour in four
-//!   passes, a sparse lattice first, after a random offset (002's CB, its figure 4).
-//! - [`ShooterKind::Knight`]: hunt-target hunting in 002's four knight-move passes (KCB, its
+//!   passes, a sparse lattice first, after a random offset (Sakuta & Iida's CB, its figure 4).
+//! - [`ShooterKind::Knight`]: hunt-target hunting in Sakuta & Iida's four knight-move passes (KCB, its
 //!   figure 5), then anywhere.
-//! - [`ShooterKind::Density`]: 004's probability matrix: each afloat ship slid over every
+//! - [`ShooterKind::Density`]: the Habr article's probability matrix: each afloat ship slid over every
 //!   position the shots allow, one ship at a time, and a cell of most positions shot; after a
 //!   hit, only positions through the wounded cells count ("finishing").
 //! - [`ShooterKind::Greedy`]: fires at a cell of highest exact probability of a ship, given
-//!   every shot so far and the sinking rule (001's Heat-map), ties broken at random.
-//! - [`ShooterKind::MinPossible`]: 002's MP_x: checkerboard until at most four ships are
+//!   every shot so far and the sinking rule (Kancko's Heat-map), ties broken at random.
+//! - [`ShooterKind::MinPossible`]: Sakuta & Iida's MP_x: checkerboard until at most four ships are
 //!   afloat and at most `x` cells are open, then greedy.
 //! - [`ShooterKind::Sampled`]: greedy on a heat map estimated from boards drawn by a sampler
-//!   (000's method with its weighted sampler).
-//! - [`ShooterKind::Lookahead`]: 002's LA: the cell that gives the most layouts hit within the
+//!   (Naslausky & Figueiredo's method with its weighted sampler).
+//! - [`ShooterKind::Lookahead`]: Sakuta & Iida's LA: the cell that gives the most layouts hit within the
 //!   next few shots, the later ones assumed to miss.
 //! - [`ShooterKind::Endgame`]: greedy until few layouts are consistent, then optimal play on
 //!   them (expectimax over belief states, see [`crate::play::Optimal`]).
 //! - [`ShooterKind::Rollout`]: greedy until few layouts are consistent, then the rollout of
 //!   greedy on them: the cell after which greedy needs the fewest expected shots, computed
 //!   exactly (never worse than greedy in expectation, see [`crate::play::Optimal`]).
-//! - [`ShooterKind::Mcts`]: 001's Monte Carlo tree search (UCT) over layouts drawn uniformly
+//! - [`ShooterKind::Mcts`]: Kancko's Monte Carlo tree search (UCT) over layouts drawn uniformly
 //!   from those consistent with the shots.
 
 use rand::Rng;
@@ -58,7 +58,7 @@ pub trait Shooter: Send {
 
 /// The shooters broadside has; see the module documentation. As words (`FromStr` and
 /// `Display`): `random`, `hunt-target`, `parity`, `checkerboard`, `knight`, `density`,
-/// `greedy`, `mp:X`, `sampled:N` (or `sampled:N:weighted`), `lookahead:D` (or 002's
+/// `greedy`, `mp:X`, `sampled:N` (or `sampled:N:weighted`), `lookahead:D` (or Sakuta & Iida's
 /// `lookahead:D.Y.X`), `endgame:N`, `rollout:N` and `mcts:N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShooterKind {
@@ -92,7 +92,7 @@ pub enum ShooterKind {
     },
     /// The cell from which the most layouts are hit within `plies` shots, each later shot
     /// among the `moves` likeliest cells and the shots before it assumed to miss
-    /// (`lookahead:D`, 002's `lookahead:D.Y.X`); checkerboard until at most four ships are
+    /// (`lookahead:D`, Sakuta & Iida's `lookahead:D.Y.X`); checkerboard until at most four ships are
     /// afloat and at most `open` cells are open, when given.
     Lookahead {
         /// Shots looked ahead (1 is greedy).
