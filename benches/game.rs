@@ -68,7 +68,7 @@ fn main() {
             let heat = HeatMap::compute(&problem, Engine::Auto).unwrap();
             times.push(t.elapsed().as_secs_f64());
             assert!(heat.layouts >= 1, "the hidden layout is always consistent");
-            assert!(broadside::validate::check(problem.spec(), &hidden).is_ok());
+            assert!(broadside::check::layout(problem.spec(), &hidden).is_ok());
             let (best, _) = heat.best();
             let cell = best[0];
             let result = match hidden.ships.iter().find(|s| s.cells.contains(&cell)) {

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use broadside::{Engine, Enumerator, Layout, Problem, format, validate};
+use broadside::{Engine, Enumerator, Layout, Problem, check, format};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[path = "common.rs"]
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("{name} solve, auto"), |b| {
             b.iter(|| {
                 let s = Engine::Auto.solve(&p).expect("a solution");
-                assert!(validate::check(p.spec(), &s).is_ok());
+                assert!(check::layout(p.spec(), &s).is_ok());
             })
         });
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use broadside::sample::{Sampler, SamplerKind, UniformMethod};
-use broadside::{Dims, Fleet, Problem, ProblemSpec, Rules, format, validate};
+use broadside::{Dims, Fleet, Problem, ProblemSpec, Rules, check, format};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
                 for i in 0..10_000 {
                     let l = sampler.sample(&mut rng).unwrap();
                     if i % 1000 == 0 {
-                        assert!(validate::check(p.spec(), &l).is_ok());
+                        assert!(check::layout(p.spec(), &l).is_ok());
                     }
                     black_box(l);
                 }
@@ -83,7 +83,7 @@ fn bench(c: &mut Criterion) {
             for i in 0..10_000 {
                 let l = walk.sample(&mut rng).unwrap();
                 if i % 1000 == 0 {
-                    assert!(validate::check(mid.spec(), &l).is_ok());
+                    assert!(check::layout(mid.spec(), &l).is_ok());
                 }
                 black_box(l);
             }

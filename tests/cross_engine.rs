@@ -5,7 +5,7 @@
 
 mod common;
 
-use broadside::{CountOptions, Enumerator, SatEngine, validate};
+use broadside::{CountOptions, Enumerator, SatEngine, check};
 use proptest::prelude::*;
 
 const LIMIT: u128 = 3000;
@@ -15,7 +15,7 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
         return Ok(());
     };
     prop_assert!(
-        validate::check(&spec, &planted).is_ok(),
+        check::layout(&spec, &planted).is_ok(),
         "planted layout must satisfy its own clues"
     );
     let problem = spec.clone().build().expect("random specs are well formed");
@@ -53,7 +53,7 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
             seed
         );
         for l in &all {
-            prop_assert!(validate::check(&spec, l).is_ok());
+            prop_assert!(check::layout(&spec, l).is_ok());
         }
         if let Some(naive) = common::naive_count_if_small(&spec) {
             prop_assert_eq!(naive, e.count, "seed {}", seed);
@@ -88,7 +88,7 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
     let sol = SatEngine::new(&problem)
         .solve()
         .expect("planted instance is satisfiable");
-    prop_assert!(validate::check(&spec, &sol).is_ok());
+    prop_assert!(check::layout(&spec, &sol).is_ok());
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use broadside::{Engine, Enumerator, SatEngine, format, validate};
+use broadside::{Engine, Enumerator, SatEngine, check, format};
 
 #[test]
 fn every_external_puzzle_is_unique_and_matches() {
@@ -19,7 +19,7 @@ fn every_external_puzzle_is_unique_and_matches() {
             let id = spec.meta.name.clone().unwrap();
             let recorded = spec.solution.clone().expect("every record has a solution");
             assert!(
-                validate::check(&spec, &recorded).is_ok(),
+                check::layout(&spec, &recorded).is_ok(),
                 "{id}: recorded solution invalid"
             );
             let p = spec.clone().build().unwrap();
@@ -30,7 +30,7 @@ fn every_external_puzzle_is_unique_and_matches() {
                 "{id}: enumerator does not find exactly one solution"
             );
             let found = e.solve().unwrap();
-            assert!(validate::check(&spec, &found).is_ok(), "{id}");
+            assert!(check::layout(&spec, &found).is_ok(), "{id}");
             assert_eq!(found, recorded, "{id}: enumerator");
             let s = SatEngine::new(&p);
             let r = s

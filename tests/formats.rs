@@ -4,7 +4,7 @@
 mod common;
 
 use broadside::format::{self, Format, json, text};
-use broadside::{Enumerator, ProblemSpec, validate};
+use broadside::{Enumerator, ProblemSpec, check};
 use proptest::prelude::*;
 
 fn doc_examples() -> Vec<(String, String)> {
@@ -49,10 +49,10 @@ fn documented_examples_parse_and_solve() {
             let found = Enumerator::new(&p)
                 .solve()
                 .unwrap_or_else(|| panic!("{lang}: no solution"));
-            assert!(validate::check(&spec, &found).is_ok());
+            assert!(check::layout(&spec, &found).is_ok());
             if let Some(rec) = &spec.solution {
                 assert!(
-                    validate::check(&spec, rec).is_ok(),
+                    check::layout(&spec, rec).is_ok(),
                     "{lang}: recorded solution invalid"
                 );
             }

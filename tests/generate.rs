@@ -5,7 +5,7 @@ mod common;
 
 use broadside::generate::{GenerateError, GenerateOptions, default_fleet, generate};
 use broadside::logic::{self, Grade, Know};
-use broadside::{Clue, CountOptions, Dims, Fleet, SatEngine, validate};
+use broadside::{Clue, CountOptions, Dims, Fleet, SatEngine, check};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -33,7 +33,7 @@ fn generated_puzzles_are_unique_and_minimal() {
         let mut rng = StdRng::seed_from_u64(seed);
         let spec = generate(&GenerateOptions::new(Dims::new(w, h)), &mut rng).unwrap();
         let solution = spec.solution.clone().unwrap();
-        assert!(validate::check(&spec, &solution).is_ok(), "{w}x{h}");
+        assert!(check::layout(&spec, &solution).is_ok(), "{w}x{h}");
         assert!(unique_by_sat(&spec), "{w}x{h} seed {seed}");
         assert_eq!(
             SatEngine::new(&spec.clone().build().unwrap())

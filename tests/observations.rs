@@ -6,7 +6,7 @@ mod common;
 
 use broadside::format::text;
 use broadside::{
-    CountOptions, DpEngine, DpUnsupported, Engine, Enumerator, ProblemSpec, SatEngine, validate,
+    CountOptions, DpEngine, DpUnsupported, Engine, Enumerator, ProblemSpec, SatEngine, check,
 };
 use proptest::prelude::*;
 
@@ -161,10 +161,10 @@ fn check_record(seed: u64, sonar: bool) -> Result<(), TestCaseError> {
         return Ok(());
     };
     prop_assert!(
-        validate::check(&spec, &planted).is_ok(),
+        check::layout(&spec, &planted).is_ok(),
         "seed {}: {:?}",
         seed,
-        validate::check(&spec, &planted)
+        check::layout(&spec, &planted)
     );
     // The record survives printing.
     let printed = text::print(&spec);

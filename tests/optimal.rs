@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
+use broadside::Ship;
 use broadside::heat::HeatMap;
-use broadside::layout::Ship;
 use broadside::play::{Game, Optimal, PlacerKind, Setup, Simulation, simulate};
 use broadside::{Dims, Engine, Fleet, Layout, Problem, Rules, ShotResult, Sinking};
 

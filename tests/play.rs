@@ -3,7 +3,7 @@
 //! matches its exact expectation.
 
 use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, simulate};
-use broadside::{Dims, Fleet, Rules, Sinking, validate};
+use broadside::{Dims, Fleet, Rules, Sinking, check};
 
 fn sim(w: usize, h: usize, fleet: &[usize], rules: Rules, shooter: ShooterKind) -> Simulation {
     Simulation {
@@ -68,7 +68,7 @@ fn every_game_ends_sunk_and_its_record_is_true() {
                 let (summary, games) = simulate(&s, &|_| {}).unwrap();
                 for g in &games {
                     let layout = g.record.solution.as_ref().unwrap();
-                    validate::check(&g.record, layout).unwrap();
+                    check::layout(&g.record, layout).unwrap();
                     assert_eq!(g.record.observations.shots.len(), g.shots);
                     let hit = g
                         .record
@@ -358,7 +358,7 @@ fn placers_hide_the_fleet_where_they_say() {
             let mut touched = false;
             for _ in 0..200 {
                 let l = placer.place(&mut rng).unwrap();
-                validate::check(&setup.empty(), &l).unwrap();
+                check::layout(&setup.empty(), &l).unwrap();
                 touched |= touching(&l);
                 if word.ends_with("-sp") && !word.starts_with("pk") {
                     assert!(!touching(&l), "{word}");
@@ -478,7 +478,7 @@ fn no_shooter_fires_at_a_rock() {
                 shots.iter().all(|x| !s.setup.rocks.contains(&x.cell)),
                 "{shooter}"
             );
-            validate::check(&g.record, layout).unwrap();
+            check::layout(&g.record, layout).unwrap();
         }
     }
 }
@@ -516,7 +516,7 @@ fn the_sonar_reports_the_distance_to_the_nearest_ship() {
                 _ => assert_eq!(nearest, 0),
             }
         }
-        validate::check(&game.record(), &layout).unwrap();
+        check::layout(&game.record(), &layout).unwrap();
     }
 }
 

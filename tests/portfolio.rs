@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use broadside::engine::portfolio;
 use broadside::{
-    Cancel, CountOptions, CountResult, Engine, Enumerator, Problem, SatEngine, Stop, format,
-    validate,
+    Cancel, CountOptions, CountResult, Engine, Enumerator, Problem, SatEngine, Stop, check, format,
 };
 
 fn hard(name: &str) -> Problem {
@@ -90,7 +89,7 @@ fn forced_races_give_each_engines_answer_on_random_puzzles() {
         }
         let (found, _) = portfolio::solve(&p, None, Duration::ZERO);
         let found = found.expect("a planted puzzle has a solution");
-        assert!(validate::check(p.spec(), &found).is_ok(), "seed {seed}");
+        assert!(check::layout(p.spec(), &found).is_ok(), "seed {seed}");
         if alone.count == 1 {
             assert_eq!(found, planted, "seed {seed}");
         }
@@ -105,7 +104,7 @@ fn the_engine_that_answers_first_is_named_and_no_thread_outlives_the_race() {
     let p = hard("hard-15x15-21ships-s1");
     let (found, engine) = Engine::Auto.solve_by(&p);
     assert_eq!(engine, broadside::EngineKind::Sat);
-    assert!(validate::check(p.spec(), &found.unwrap()).is_ok());
+    assert!(check::layout(p.spec(), &found.unwrap()).is_ok());
     let to_two = CountOptions {
         limit: Some(2),
         ..CountOptions::default()
@@ -153,7 +152,7 @@ fn every_hard_puzzle_is_solved_and_shown_not_unique() {
         let p = hard(&name);
         let (found, _) = Engine::Auto.solve_by(&p);
         let found = found.unwrap_or_else(|| panic!("{name}: no solution found"));
-        assert!(validate::check(p.spec(), &found).is_ok(), "{name}");
+        assert!(check::layout(p.spec(), &found).is_ok(), "{name}");
         let to_two = CountOptions {
             limit: Some(2),
             ..CountOptions::default()

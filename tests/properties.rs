@@ -119,7 +119,7 @@ fn check(seed: u64) -> Result<bool, String> {
         let l = SatEngine::new(&p)
             .solve()
             .ok_or_else(|| what("SAT found none"))?;
-        broadside::validate::check(&spec, &l).map_err(|e| what(&e.join("; ")))?;
+        broadside::check::layout(&spec, &l).map_err(|e| what(&e.join("; ")))?;
     }
     Ok(true)
 }

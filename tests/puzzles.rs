@@ -8,7 +8,7 @@
 mod common;
 
 use broadside::logic::{self, Grade};
-use broadside::{CountOptions, Engine, Enumerator, ProblemSpec, SatEngine, format, validate};
+use broadside::{CountOptions, Engine, Enumerator, ProblemSpec, SatEngine, check, format};
 
 /// A generated puzzle has the grade its source names, and no clue it could do without.
 fn check_generated(name: &str, spec: &ProblemSpec) {
@@ -51,9 +51,9 @@ fn bundled_puzzles_solve_to_their_recorded_solutions() {
             .clone()
             .unwrap_or_else(|| panic!("{name} has no solution"));
         assert!(
-            validate::check(&spec, &recorded).is_ok(),
+            check::layout(&spec, &recorded).is_ok(),
             "{name}: {:?}",
-            validate::check(&spec, &recorded)
+            check::layout(&spec, &recorded)
         );
         let p = spec.clone().build().unwrap();
         if spec.rows.is_empty() {

@@ -17,13 +17,17 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use broadside::answer::{self, CountReport, HeatReport, NoLayout, ProbsReport, SolveReport};
-use broadside::clue::Clue;
+use broadside::answer::{
+    self, CountReport, HeatReport, Identical, NoLayout, ProbsReport, SolveReport,
+};
+
 use broadside::format;
 use broadside::observe::{ShotResult, parse_shot, print_shot};
 use broadside::play::{Game as Played, Placer, PlacerKind, Setup};
 use broadside::sample::{Sampler, fill_grids};
-use broadside::{BigUint, CountOptions, Dims, Engine, Fleet, Problem, ProblemSpec, Rules, Sinking};
+use broadside::{
+    BigUint, Clue, CountOptions, Dims, Engine, Fleet, Problem, ProblemSpec, Rules, Sinking,
+};
 use numpy::{PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
@@ -174,8 +178,13 @@ impl Known {
                     parallel: true,
                     ..CountOptions::default()
                 };
-                match answer::count(&self.problem, Engine::Auto, &opts, false)
-                    .map_err(value_error)?
+                match answer::count(
+                    &self.problem,
+                    Engine::Auto,
+                    &opts,
+                    Identical::Interchangeable,
+                )
+                .map_err(value_error)?
                 {
                     CountReport::Counted(c) => c.count,
                     CountReport::NoSolution(_) => BigUint::ZERO,
@@ -226,8 +235,8 @@ impl Known {
             let layouts = u128::try_from(&layouts).map_err(|_| {
                 value_error("the samplers take at most 2^128 layouts; these are more")
             })?;
-            let s = Sampler::uniform_given(self.problem.clone(), layouts, None)
-                .map_err(value_error)?;
+            let s =
+                Sampler::uniform_given(self.problem.clone(), layouts, None).map_err(value_error)?;
             self.sampler = Some(s);
         }
         Ok(self.sampler.as_ref().expect("prepared above"))
@@ -265,7 +274,11 @@ impl Game {
             return Ok(self);
         }
         let why: Vec<String> = conflicts.iter().map(|c| format!("; because {c}")).collect();
-        Err(value_error(format!("{}{}", NoLayout::HEADLINE, why.concat())))
+        Err(value_error(format!(
+            "{}{}",
+            NoLayout::HEADLINE,
+            why.concat()
+        )))
     }
 
     /// Replaces the shots by `shots` when the result is a possible record; else the error.
@@ -472,7 +485,7 @@ impl Game {
         };
         let problem = &*known.problem;
         let report = py
-            .detach(|| answer::count(problem, engine, &opts, false))
+            .detach(|| answer::count(problem, engine, &opts, Identical::Interchangeable))
             .map_err(value_error)?;
         match report {
             CountReport::NoSolution(_) => Ok(BigUint::ZERO),

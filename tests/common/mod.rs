@@ -234,7 +234,7 @@ pub fn naive_counts(spec: &ProblemSpec) -> (u128, Vec<u128>) {
                     })
                     .collect(),
             };
-            let ok = broadside::validate::check(spec, &layout).is_ok();
+            let ok = broadside::check::layout(spec, &layout).is_ok();
             if ok {
                 for c in layout.cells() {
                     per_cell[c] += 1;

@@ -32,13 +32,13 @@ use std::collections::HashMap;
 use rand::Rng;
 use serde::Serialize;
 
+use crate::check;
 use crate::engine::{CountError, Engine, Enumerator};
 use crate::heat::HeatMap;
 use crate::layout::{Layout, Ship};
 use crate::problem::Problem;
 use crate::sample::{SampleError, Sampler, SamplerKind};
 use crate::stats::gamma_q;
-use crate::validate;
 
 /// The largest number of layouts for which [`chi_square`] is computed.
 pub const MAX_LAYOUTS_FOR_FIT: usize = 100_000;
@@ -302,7 +302,7 @@ impl<'p> Judge<'p> {
         self.samples += 1;
         let valid = match &self.index {
             Some(ix) => ix.get(layout).map(|i| self.freqs[i] += 1).is_some(),
-            None => validate::check(self.problem.spec(), layout).is_ok(),
+            None => check::layout(self.problem.spec(), layout).is_ok(),
         };
         if valid {
             for c in layout.cells() {

@@ -92,7 +92,7 @@ impl Layout {
     }
 
     /// Whether each ship is on the board and matches a fleet type's shape (a structural check:
-    /// [`crate::validate`] checks the rest).
+    /// [`crate::check`] checks the rest).
     pub fn fits(&self, dims: Dims, fleet: &Fleet) -> Result<(), LayoutError> {
         for s in &self.ships {
             if s.cells.iter().any(|&c| c >= dims.cells()) {

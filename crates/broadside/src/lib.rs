@@ -16,27 +16,32 @@
 //!
 //! # Modules, from the ground up
 //!
-//! Each layer uses only the layers below it.
+//! Each layer uses only the layers below it. The vocabulary (dimensions, fleets, rules, clues,
+//! shots, layouts, problems, the engines and the error) is re-exported here at the root; the
+//! modules that hold only such types are private.
 //!
 //! - The board and the fleet: [`bitboard`] (sets of cells), [`geom`] (dimensions, cells and
-//!   their names such as `A1`), [`shape`] and [`fleet`] (ship shapes and fleets), [`rules`]
-//!   (touch or no-touch), [`choice`] (the error for an unknown option word).
-//! - What is known: [`clue`] (given cells), [`observe`] (the shots of a game),
-//!   [`placement`] (a ship at one spot, with its halo), [`layout`] (a whole fleet placed),
-//!   [`problem`] (a raw [`ProblemSpec`] and the validated [`Problem`] the engines run on).
+//!   their names such as `A1`), [`Shape`] and [`Fleet`] (ship shapes and fleets), [`Rules`]
+//!   (touch or no-touch).
+//! - What is known: [`Clue`] (given cells), [`observe`] (the shots of a game), [`Placement`]
+//!   (a ship at one spot, with its halo), [`Layout`] (a whole fleet placed), [`ProblemSpec`]
+//!   (a problem as given) and the validated [`Problem`] the engines run on.
 //! - Reading and checking: [`mod@format`] (text, JSON, JSON lines, MiniZinc, XCSP3, sample
-//!   files), [`validate`] (an independent check that a layout solves a problem).
+//!   files), [`check`] (an independent check that a layout solves a problem).
 //! - The engines: [`engine`] (the enumerator, SAT and the DP, and [`Engine`] to choose one).
+//! - Tools every job shares: [`stats`] (means, intervals, paired differences, Wilson, gamma
+//!   functions) and [`rng`] (the random streams a seed gives a parallel run).
 //! - The jobs built on them: [`heat`] (hit probabilities and heat maps), [`diagnose`] (why
 //!   no layout fits), [`logic`] (the human-style logical solver, one file per rule tier),
 //!   [`sample`] (uniform and biased samplers), [`judge`] (a sampler measured against the exact
 //!   answer), [`generate`] (puzzles with a unique solution), [`play`] (games, shooters, placers
 //!   and self-play).
 //! - The questions, answered as typed reports: [`answer`] (solve, count, probs, best, explain,
-//!   grade; their JSON is `docs/JSON.md`), with [`Error`] ([`error`]) for what cannot be
+//!   grade, summarize; their JSON is `docs/JSON.md`), with [`Error`] for what cannot be
 //!   answered.
 //!
-//! The `broadside` command line is a thin layer over [`answer`] and the jobs.
+//! The `broadside` command line (a crate of its own) is a thin layer over [`answer`] and the
+//! jobs.
 //!
 //! Counting convention: a layout is a set of placements; ships of the same shape are
 //! interchangeable, so each layout is counted once ([`Fleet::labelling_factor`] converts to
@@ -45,30 +50,31 @@
 
 pub mod answer;
 pub mod bitboard;
-pub mod choice;
-pub mod clue;
+pub mod check;
+mod choice;
+mod clue;
 pub mod diagnose;
 pub mod engine;
-pub mod error;
-pub mod fleet;
+mod error;
+mod fleet;
 pub mod format;
 pub mod generate;
 pub mod geom;
 pub mod heat;
 pub mod judge;
-pub mod layout;
+mod layout;
 pub mod logic;
 pub mod observe;
-pub mod placement;
+mod placement;
 pub mod play;
-pub mod problem;
+mod problem;
 pub mod rng;
-pub mod rules;
+mod rules;
 pub mod sample;
-pub mod shape;
+mod shape;
 pub mod stats;
-pub mod validate;
 
+pub use choice::UnknownChoice;
 pub use clue::Clue;
 pub use diagnose::Conflict;
 pub use engine::{
@@ -76,13 +82,13 @@ pub use engine::{
     DpEngine, DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
 };
 pub use error::Error;
-pub use fleet::{Fleet, ShipType};
+pub use fleet::{Fleet, FleetError, ShipType};
 pub use geom::Dims;
 pub use layout::{Layout, LayoutError, Ship};
 /// Big integers, for counts past 2^128 ([`Engine::count_big`]).
 pub use num_bigint::BigUint;
 pub use observe::{Observations, Shot, ShotResult, Sinking};
 pub use placement::Placement;
-pub use problem::{Invalid, Problem, ProblemError, ProblemSpec};
+pub use problem::{Invalid, Meta, Problem, ProblemError, ProblemSpec};
 pub use rules::Rules;
-pub use shape::{Segment, Shape};
+pub use shape::{Segment, Shape, ShapeError};

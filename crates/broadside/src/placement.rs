@@ -63,7 +63,7 @@ impl Placement {
 }
 
 /// The segment each cell of `cells` is within a ship covering exactly `cells`.
-pub fn segment_at(dims: Dims, cells: &[usize], cell: usize) -> Option<Segment> {
+pub(crate) fn segment_at(dims: Dims, cells: &[usize], cell: usize) -> Option<Segment> {
     let (r, c) = dims.row_col(cell);
     let has = |dr: isize, dc: isize| {
         dims.checked(r as isize + dr, c as isize + dc)

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use broadside::answer::{self, CountReport, label};
+use broadside::answer::{self, CountReport, Identical, label};
 use broadside::{CountOptions, SatEngine};
 
 use crate::args::{Input, Output, seconds};
@@ -73,7 +73,12 @@ pub fn run(args: &Args) -> Result<bool> {
                 progress: show_progress.then(progress),
                 ..CountOptions::default()
             };
-            let r = answer::count(p, out.engine, &opts, args.labelled)?;
+            let identical = if args.labelled {
+                Identical::Labelled
+            } else {
+                Identical::Interchangeable
+            };
+            let r = answer::count(p, out.engine, &opts, identical)?;
             if let CountReport::Counted(c) = &r
                 && let Some(m) = &c.mismatch
             {

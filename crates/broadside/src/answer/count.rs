@@ -8,10 +8,10 @@ use serde::Serialize;
 use super::{NoSolution, rows};
 use num_bigint::BigUint;
 
+use crate::check::RecordedMismatch;
 use crate::engine::{CountOptions, Engine, EngineKind, Stop};
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::validate::RecordedMismatch;
 
 /// What [`count`] found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -93,15 +93,27 @@ impl Counted {
     }
 }
 
-/// Counts the layouts of `problem` with `engine` and `opts`; `labelled` multiplies by the
-/// number of ways to tell identical ships apart. A unique layout is compared with the
-/// recorded solution.
+/// How identical ships are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Identical {
+    /// Interchangeable: a layout is a set of placements, counted once (broadside's
+    /// convention).
+    #[default]
+    Interchangeable,
+    /// Told apart: each layout counted once per way of labelling its identical ships (the
+    /// count times [`crate::Fleet::labelling_factor`]), as some papers count.
+    Labelled,
+}
+
+/// Counts the layouts of `problem` with `engine` and `opts`, identical ships counted as
+/// `identical` says. A unique layout is compared with the recorded solution.
 pub fn count(
     problem: &Problem,
     engine: Engine,
     opts: &CountOptions,
-    labelled: bool,
+    identical: Identical,
 ) -> Result<CountReport, Error> {
+    let labelled = identical == Identical::Labelled;
     if let Some(no) = NoSolution::of(problem) {
         return Ok(CountReport::NoSolution(no));
     }

@@ -15,7 +15,7 @@
 //! use broadside::{Dims, Engine, Fleet, ProblemSpec, Rules, answer};
 //! let spec = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch);
 //! let p = answer::build(spec).unwrap();
-//! let report = answer::count(&p, Engine::Auto, &Default::default(), false).unwrap();
+//! let report = answer::count(&p, Engine::Auto, &Default::default(), Default::default()).unwrap();
 //! assert_eq!(serde_json::to_value(&report).unwrap()["count"], 524);
 //!
 //! // Every record of a JSON-lines file, solved and checked against its recorded solution.
@@ -35,7 +35,7 @@ mod probs;
 mod solve;
 mod summarize;
 
-pub use count::{CountReport, Counted, count};
+pub use count::{CountReport, Counted, Identical, count};
 pub use logic::{
     ExplainReport, Explained, GradeReport, GradeTally, Graded, StepReport, explain, grade,
 };
@@ -48,10 +48,10 @@ pub use crate::diagnose::NoLayout;
 use num_bigint::BigUint;
 use serde::Serialize;
 
+use crate::check::{self, RecordedMismatch};
 use crate::engine::{CountOptions, Engine};
 use crate::error::Error;
 use crate::problem::{Problem, ProblemSpec};
-use crate::validate::{self, RecordedMismatch};
 
 /// A problem's label in messages: its name, or its size, fleet and rules.
 pub fn label(p: &Problem) -> String {
@@ -96,7 +96,7 @@ pub fn recorded_mismatch(problem: &Problem) -> Option<RecordedMismatch> {
 fn mismatch_given(problem: &Problem, several: Option<bool>) -> Option<RecordedMismatch> {
     let spec = problem.spec();
     spec.solution.as_ref()?;
-    if let Err(e) = validate::check_recorded(problem.given()) {
+    if let Err(e) = check::recorded(problem.given()) {
         return Some(e);
     }
     let puzzle = !spec.rows.is_empty() || !spec.cols.is_empty();

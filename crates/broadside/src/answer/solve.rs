@@ -5,11 +5,11 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::NoSolution;
+use crate::check::{self, RecordedMismatch};
 use crate::engine::{Engine, EngineKind};
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::problem::Problem;
-use crate::validate::{self, RecordedMismatch};
 
 /// What [`solve`] found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -56,7 +56,7 @@ impl SolveReport {
     }
 }
 
-/// One solution of `problem` by `engine`, re-checked by [`validate::check`] and compared with
+/// One solution of `problem` by `engine`, re-checked by [`check::layout`] and compared with
 /// the recorded solution.
 pub fn solve(problem: &Problem, engine: Engine) -> Result<SolveReport, Error> {
     if let Some(no) = NoSolution::of(problem) {
@@ -68,7 +68,7 @@ pub fn solve(problem: &Problem, engine: Engine) -> Result<SolveReport, Error> {
     let Some(layout) = found else {
         return Ok(SolveReport::NoSolution(NoSolution::searched(problem)));
     };
-    if let Err(e) = validate::check(problem.spec(), &layout) {
+    if let Err(e) = check::layout(problem.spec(), &layout) {
         return Err(Error::Internal(format!(
             "the engine's solution fails the check: {}",
             e.join("; ")

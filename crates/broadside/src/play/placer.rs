@@ -404,7 +404,7 @@ fn read_layouts(path: &std::path::Path, setup: &Setup) -> Result<Vec<Layout>, Er
     }
     let empty = setup.empty();
     for (i, layout) in layouts.iter().enumerate() {
-        crate::validate::check(&empty, layout).map_err(|why| {
+        crate::check::layout(&empty, layout).map_err(|why| {
             Error::Request(format!(
                 "{name}: layout {} breaks the rules: {}",
                 i + 1,

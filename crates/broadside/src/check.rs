@@ -1,6 +1,6 @@
 //! An independent check that a layout solves a problem.
 //!
-//! [`check`] reads only the [`ProblemSpec`] (never the placement tables the engines share,
+//! [`layout()`] reads only the [`ProblemSpec`] (never the placement tables the engines share,
 //! nor the clues derived from the shots), so it re-checks the engines rather than agreeing
 //! with them by construction. Shots are checked from the record itself: misses, hits, sonar
 //! distances, and the sinking rules in shot order.
@@ -27,15 +27,15 @@ pub enum RecordedMismatch {
 
 /// Checks that the solution recorded with `spec`, if any, solves it. (Whether it is the only
 /// one takes an engine: [`crate::answer::recorded_mismatch`].)
-pub fn check_recorded(spec: &ProblemSpec) -> Result<(), RecordedMismatch> {
+pub fn recorded(spec: &ProblemSpec) -> Result<(), RecordedMismatch> {
     match spec.solution.as_ref() {
-        Some(rec) => check(spec, rec).map_err(RecordedMismatch::Invalid),
+        Some(rec) => layout(spec, rec).map_err(RecordedMismatch::Invalid),
         None => Ok(()),
     }
 }
 
 /// Every way `layout` breaks `spec`; `Ok` when it is a solution.
-pub fn check(spec: &ProblemSpec, layout: &Layout) -> Result<(), Vec<String>> {
+pub fn layout(spec: &ProblemSpec, layout: &Layout) -> Result<(), Vec<String>> {
     let d = spec.dims;
     let mut errs = Vec::new();
     let mut owner: Vec<Option<usize>> = vec![None; d.cells()];
