@@ -9,13 +9,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use broadside::answer::{self, NoMap, NoSolution, label};
-use broadside::diagnose;
 use broadside::diagnose::NoLayout;
 use broadside::format;
 use broadside::play::Setup;
 use broadside::{Layout, Problem, ProblemSpec};
-
-use crate::args::Input;
 
 /// Where reports go: standard output, as text now or as JSON at the end.
 pub struct Printer {
@@ -32,11 +29,6 @@ impl Printer {
             out: BufWriter::new(io::stdout().lock()),
             results: Vec::new(),
         }
-    }
-
-    /// Whether the output is JSON.
-    pub fn json(&self) -> bool {
-        self.json
     }
 
     /// Standard output, for text.
@@ -150,27 +142,6 @@ pub const PARTIAL: &str = "partial: the time limit ran out, so the counts are lo
 pub fn no_map(w: &mut dyn Write, p: &Problem, no: &NoMap) -> Result<()> {
     writeln!(w, "{}: no heat map: {}", label(p), no.reason)?;
     Ok(())
-}
-
-/// The one problem of the input, or `None` after saying "no layout" when it has an obvious
-/// conflict.
-pub fn consistent(input: &Input, printer: &mut Printer) -> Result<Option<Problem>> {
-    let p = answer::build(input.single()?)?;
-    if p.conflicts().is_empty() {
-        return Ok(Some(p));
-    }
-    say_no_layout(printer, &p)?;
-    Ok(None)
-}
-
-/// "No layout" with its reasons, as text or JSON.
-pub fn say_no_layout(printer: &mut Printer, p: &Problem) -> Result<()> {
-    let no = diagnose::no_layout(p);
-    if printer.json() {
-        printer.push(&no)
-    } else {
-        no_layout(printer.out(), p, &no)
-    }
 }
 
 /// A bar on long runs at a terminal; nothing in a pipe or a log.

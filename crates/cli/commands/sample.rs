@@ -2,19 +2,18 @@
 //! estimate.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use broadside::Problem;
-use broadside::answer::label;
+use broadside::answer::{self, SampleOptions, SampleReport, label};
 use broadside::format::samples;
-use broadside::sample::{self, MAX_ATTEMPTS, SampleError, Sampler, SamplerKind};
+use broadside::sample::SamplerKind;
 
 use crate::args::{Input, seconds};
-use crate::report::{Printer, consistent, say_no_layout};
+use crate::report::{Printer, no_layout};
 
 /// The options of `sample`.
 #[derive(clap::Args)]
@@ -41,88 +40,24 @@ pub struct Args {
     time_limit: Option<f64>,
 }
 
-/// A sampler, or `None` after saying "no layout" when the uniform sampler's count found none.
-fn sampler(
-    p: &Arc<Problem>,
-    kind: SamplerKind,
-    time_limit: Option<Duration>,
-    printer: &mut Printer,
-) -> Result<Option<Sampler>> {
-    match Sampler::within(p.clone(), kind, time_limit) {
-        Ok(s) => Ok(Some(s)),
-        Err(SampleError::NoLayout) => {
-            say_no_layout(printer, p)?;
-            Ok(None)
-        }
-        Err(SampleError::Time) => {
-            eprintln!("{}: {}", label(p), SampleError::Time);
-            Ok(None)
-        }
-        Err(e) => Err(broadside::Error::from(e)).with_context(|| label(p)),
-    }
-}
-
 pub fn run(args: &Args) -> Result<bool> {
-    let (input, n, seed, kind, probs, json, time_limit) = (
-        &args.input,
-        args.n,
-        args.seed,
-        args.sampler,
-        args.probs,
-        args.json,
-        args.time_limit,
-    );
-    let time_limit = time_limit.map(seconds).transpose()?;
-    let mut printer = Printer::new(json);
-    let Some(p) = consistent(input, &mut printer)? else {
-        printer.finish()?;
-        return Ok(false);
+    let p = Arc::new(answer::build(args.input.single()?)?);
+    let opts = SampleOptions {
+        n: args.n,
+        sampler: args.sampler,
+        time_limit: args.time_limit.map(seconds).transpose()?,
     };
-    let p = Arc::new(p);
-    let Some(mut sampler) = sampler(&p, kind, time_limit, &mut printer)? else {
-        printer.finish()?;
-        return Ok(false);
-    };
-    let mut rng = StdRng::seed_from_u64(seed);
-    let d = p.dims();
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let mut printer = Printer::new(args.json);
     let start = Instant::now();
-    let drawn = if probs {
-        let mut est = sample::estimate(&mut sampler, n, &mut rng);
-        est.seed = Some(seed);
-        let secs = start.elapsed().as_secs_f64();
-        if est.samples > 0 {
-            if json {
-                printer.push(&est)?;
-            } else {
-                let w = printer.out();
-                writeln!(
-                    w,
-                    "{}: {} samples ({kind:?} sampler by {}, seed {seed}, {:.0} layouts/s){}",
-                    label(&p),
-                    est.samples,
-                    est.method,
-                    est.samples as f64 / secs,
-                    est.acceptance
-                        .map_or(String::new(), |a| format!(", acceptance {a:.4}"))
-                )?;
-                write!(w, "{}", est.heat_map(&p).render_text(false))?;
-                writeln!(
-                    w,
-                    "95% intervals: every estimate within +/-{:.2} percentage points (--json gives each interval)",
-                    est.widest_half_interval() * 100.0
-                )?;
-            }
-        }
-        est.samples
+    let report = if args.probs {
+        answer::estimate(p.clone(), &opts, &mut rng).with_context(|| label(&p))?
     } else {
-        let mut drawn = 0;
-        while drawn < n {
-            let Some(layout) = sampler.sample(&mut rng) else {
-                break;
-            };
-            drawn += 1;
-            let rows = layout.to_rows(d, p.fleet());
-            let w = printer.out();
+        let (d, fleet) = (p.dims(), p.fleet().clone());
+        let json = args.json;
+        let w = printer.out();
+        answer::sample(p.clone(), &opts, &mut rng, |layout| -> Result<()> {
+            let rows = layout.to_rows(d, &fleet);
             if json {
                 let record = samples::Record { layout: rows };
                 writeln!(w, "{}", serde_json::to_string(&record)?)?;
@@ -132,51 +67,77 @@ pub fn run(args: &Args) -> Result<bool> {
                 }
                 writeln!(w)?;
             }
-        }
-        if let Some(a) = sampler.acceptance() {
-            eprintln!("acceptance {a:.4}");
-        }
-        drawn
+            Ok(())
+        })
+        .with_context(|| label(&p))?
     };
-    if sampler.timed_out() {
-        printer.finish()?;
-        eprintln!(
-            "{}: the time limit ran out after {drawn} of {n} layouts",
-            label(&p)
-        );
-        return Ok(false);
-    }
-    if drawn == 0 && n > 0 {
-        if sampler.acceptance().is_none() {
-            say_no_layout(&mut printer, &p)?;
-        } else {
-            // A rejection-style sampler that rejected every draw has not shown that no
-            // layout exists.
-            let msg = format!(
-                "{}: the {} sampler gave up: {MAX_ATTEMPTS} draws in a row were all rejected (too tight for it; no answer about whether a layout exists)",
-                label(&p),
-                sampler.method(),
-            );
-            if json {
-                printer.push(&sample::GaveUp {
-                    name: p.spec().meta.name.clone(),
-                    drawn: 0,
-                    gave_up: msg,
-                })?;
+    let drawn = match report {
+        SampleReport::NoLayout(no) => {
+            if args.json {
+                printer.push(&no)?;
             } else {
-                writeln!(printer.out(), "{msg}")?;
+                no_layout(printer.out(), &p, &no)?;
             }
+            None
         }
-        printer.finish()?;
-        return Ok(false);
-    }
+        SampleReport::NotReady { not_ready, .. } => {
+            printer.finish()?;
+            eprintln!("{}: {not_ready}", label(&p));
+            return Ok(false);
+        }
+        SampleReport::GaveUp(g) => {
+            if args.json {
+                printer.push(&g)?;
+            } else {
+                writeln!(printer.out(), "{}", g.gave_up)?;
+            }
+            None
+        }
+        SampleReport::Drawn(drawn) => {
+            if let Some(a) = drawn.acceptance {
+                eprintln!("acceptance {a:.4}");
+            }
+            Some(drawn)
+        }
+        SampleReport::Estimated {
+            mut estimate,
+            drawn,
+        } => {
+            estimate.seed = Some(args.seed);
+            if args.json {
+                printer.push(&estimate)?;
+            } else {
+                let secs = start.elapsed().as_secs_f64();
+                let w = printer.out();
+                writeln!(
+                    w,
+                    "{}: {} samples ({:?} sampler by {}, seed {}, {:.0} layouts/s){}",
+                    label(&p),
+                    estimate.samples,
+                    args.sampler,
+                    estimate.method,
+                    args.seed,
+                    estimate.samples as f64 / secs,
+                    estimate
+                        .acceptance
+                        .map_or(String::new(), |a| format!(", acceptance {a:.4}"))
+                )?;
+                write!(w, "{}", estimate.heat_map(&p).render_text(false))?;
+                writeln!(
+                    w,
+                    "95% intervals: every estimate within +/-{:.2} percentage points (--json gives each interval)",
+                    estimate.widest_half_interval() * 100.0
+                )?;
+            }
+            Some(drawn)
+        }
+    };
     printer.finish()?;
-    if drawn < n {
-        eprintln!(
-            "{}: the sampler gave up after {drawn} of {n} layouts ({MAX_ATTEMPTS} rejected draws in a row)",
-            label(&p),
-        );
+    let Some(drawn) = drawn else {
         return Ok(false);
+    };
+    if let Some(why) = drawn.shortfall() {
+        eprintln!("{}: {why}", label(&p));
     }
-    Ok(true)
+    Ok(drawn.answered())
 }

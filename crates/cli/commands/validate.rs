@@ -6,14 +6,12 @@ use anyhow::{Context, Result};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use broadside::Problem;
-use broadside::answer::label;
+use broadside::answer::{self, SampleOptions, ValidateReport, label};
 use broadside::format;
-use broadside::judge::{Judge, Judgement, judge_sampler};
-use broadside::sample::{SampleError, SamplerKind};
+use broadside::sample::SamplerKind;
 
 use crate::args::{Input, seconds};
-use crate::report::{Printer, consistent, say_no_layout};
+use crate::report::{Printer, no_layout};
 use crate::usage;
 
 /// The options of `validate`.
@@ -43,53 +41,55 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<bool> {
-    let (input, kind, n, seed, samples, json, time_limit) = (
-        &args.input,
-        args.sampler,
-        args.n,
-        args.seed,
-        args.samples.as_ref(),
-        args.json,
-        args.time_limit,
-    );
-    let time_limit = time_limit.map(seconds).transpose()?;
-    let mut printer = Printer::new(json);
-    let Some(p) = consistent(input, &mut printer)? else {
-        printer.finish()?;
-        return Ok(false);
-    };
-    let judged = match samples {
-        Some(path) => judge_file(&p, path)?,
-        None => match judge_sampler(&p, kind, n, time_limit, &mut StdRng::seed_from_u64(seed)) {
-            Ok(j) => j.map(|mut j| {
-                j.source = format!("{}, seed {seed}", j.source);
-                j
-            }),
-            Err(SampleError::NoLayout) => None,
-            Err(SampleError::Time) => {
-                printer.finish()?;
-                eprintln!("{}: {}", label(&p), SampleError::Time);
-                return Ok(false);
+    let p = answer::build(args.input.single()?)?;
+    let report = match &args.samples {
+        Some(path) => {
+            let name = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|e| usage(format!("{name}: {e}")))?;
+            let layouts = format::samples::read(&name, &text, p.dims(), p.fleet())
+                .map_err(broadside::Error::from)?;
+            answer::validate_samples(&p, &layouts, format!("samples from {name}"))
+        }
+        None => {
+            let opts = SampleOptions {
+                n: args.n,
+                sampler: args.sampler,
+                time_limit: args.time_limit.map(seconds).transpose()?,
+            };
+            let mut rng = StdRng::seed_from_u64(args.seed);
+            answer::validate(&p, &opts, &format!(", seed {}", args.seed), &mut rng)
+        }
+    }
+    .with_context(|| label(&p))?;
+    let mut printer = Printer::new(args.json);
+    let j = match report {
+        ValidateReport::NoLayout(no) => {
+            if args.json {
+                printer.push(&no)?;
+            } else {
+                no_layout(printer.out(), &p, &no)?;
             }
-            Err(e) => return Err(broadside::Error::from(e)).with_context(|| label(&p)),
-        },
-    };
-    let Some(j) = judged else {
-        say_no_layout(&mut printer, &p)?;
-        printer.finish()?;
-        return Ok(false);
+            printer.finish()?;
+            return Ok(false);
+        }
+        ValidateReport::NotReady { not_ready, .. } => {
+            eprintln!("{}: {not_ready}", label(&p));
+            return Ok(false);
+        }
+        ValidateReport::Judged(j) => j,
     };
     if j.samples == 0 {
         return Err(usage("no samples to validate"));
     }
-    if j.samples < n && samples.is_none() {
+    if j.samples < args.n && args.samples.is_none() {
         eprintln!(
-            "{}: judged {} of {n} samples (the sampler stopped: time limit or rejected draws)",
+            "{}: judged {} of {} samples (the sampler stopped: time limit or rejected draws)",
             label(&p),
-            j.samples
+            j.samples,
+            args.n
         );
     }
-    if json {
+    if args.json {
         printer.push(&j)?;
     } else {
         let w = printer.out();
@@ -116,22 +116,4 @@ pub fn run(args: &Args) -> Result<bool> {
     }
     printer.finish()?;
     Ok(j.pass)
-}
-
-/// The judgement of the layouts in a samples file; `None` when no layout fits the problem.
-fn judge_file(p: &Problem, path: &PathBuf) -> Result<Option<Judgement>> {
-    let Some(mut judge) = Judge::new(p)
-        .map_err(broadside::Error::from)
-        .with_context(|| label(p))?
-    else {
-        return Ok(None);
-    };
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| usage(format!("{name}: {e}")))?;
-    let layouts =
-        format::samples::read(&name, &text, p.dims(), p.fleet()).map_err(broadside::Error::from)?;
-    for l in &layouts {
-        judge.add(l);
-    }
-    Ok(Some(judge.finish(format!("samples from {name}"))))
 }

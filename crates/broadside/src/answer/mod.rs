@@ -1,7 +1,8 @@
 //! Answers to the questions broadside is asked, as typed reports.
 //!
 //! Each question is one function over a built [`Problem`]: [`solve()`], [`count()`],
-//! [`probs()`], [`best()`], [`explain()`] and [`grade()`]. Each returns a report that
+//! [`probs()`], [`best()`], [`explain()`], [`grade()`], [`sample()`], [`estimate()`] and
+//! [`validate()`]; [`summarize()`] and [`compare()`] read the games of simulations. Each returns a report that
 //! serializes to exactly the JSON the command line prints with `--json` (`docs/JSON.md`), so
 //! a program, a web server or a Python binding gets the same answer as a person at the
 //! terminal. Reports say whether they are a yes ([`SolveReport::answered`] and the like):
@@ -32,6 +33,7 @@
 mod count;
 mod logic;
 mod probs;
+mod sample;
 mod solve;
 mod summarize;
 
@@ -40,6 +42,10 @@ pub use logic::{
     ExplainReport, Explained, GradeReport, GradeTally, Graded, StepReport, explain, grade,
 };
 pub use probs::{Best, BestCell, BestReport, HeatReport, NoMap, ProbsReport, best, probs};
+pub use sample::{
+    Drawn, Ending, SampleOptions, SampleReport, ValidateReport, estimate, sample, validate,
+    validate_samples,
+};
 pub use solve::{SolveReport, Solved, solve};
 pub use summarize::{GamesSummary, PairedSummary, compare, summarize};
 
