@@ -1337,3 +1337,135 @@ fn summarize_sums_a_run_in_parts_and_compares_paired_runs() {
     let o = run(&["summarize", PARITY, "--against", RUBIN], None);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn simulate_checks_where_it_writes_before_the_first_game() {
+    for (flag, path) in [
+        ("--out", "/nonexistent/folder/games.jsonl"),
+        ("--book", "/nonexistent/folder/std.book"),
+        ("--out", "/dev/full"),
+    ] {
+        let start = std::time::Instant::now();
+        let o = run(
+            &[
+                "simulate",
+                "--shooter",
+                "greedy",
+                "--games",
+                "50",
+                flag,
+                path,
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(2), "{flag} {path}: {}", stderr(&o));
+        assert!(stderr(&o).contains(path), "{}", stderr(&o));
+        // Refused at once: 50 games of exact greedy take seconds.
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{flag} {path}");
+    }
+}
+
+#[test]
+fn ctrl_c_during_simulate_keeps_the_games_and_the_book() {
+    let dir = std::env::temp_dir().join(format!("broadside-interrupt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (games, book) = (dir.join("games.jsonl"), dir.join("std.book"));
+    let child = Command::new(env!("CARGO_BIN_EXE_broadside"))
+        .args([
+            "simulate",
+            "--shooter",
+            "greedy",
+            "--games",
+            "400",
+            "--seed",
+            "1",
+        ])
+        .arg("--out")
+        .arg(&games)
+        .arg("--book")
+        .arg(&book)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupted once its first game is written.
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&games).map_or(0, |t| t.lines().count()) == 0 {
+        assert!(start.elapsed().as_secs() < 120, "no game written");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("partial: interrupted after"), "{err}");
+    // Every game written is whole, numbered from 1 on, and the summary counts them.
+    let text = std::fs::read_to_string(&games).unwrap();
+    let names: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["name"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert!(!names.is_empty() && names.len() < 400);
+    let want: Vec<String> = (1..=names.len()).map(|i| format!("game-{i}")).collect();
+    assert_eq!(names, want);
+    assert!(
+        stdout(&o).contains(&format!(": {} games", names.len())),
+        "{}",
+        stdout(&o)
+    );
+    // The book was saved and reads back into the next part of the run.
+    assert!(
+        std::fs::read_to_string(&book)
+            .unwrap()
+            .starts_with("{\"broadside_book\"")
+    );
+    let first = names.len().to_string();
+    let next = run(
+        &[
+            "simulate",
+            "--shooter",
+            "greedy",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+            "--first",
+            &first,
+            "--book",
+            book.to_str().unwrap(),
+            "--json",
+        ],
+        None,
+    );
+    assert!(next.status.success(), "{}", stderr(&next));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn advise_refuses_a_line_its_engine_cannot_answer_and_goes_on() {
+    let o = run(
+        &[
+            "advise", "--engine", "dp", "--size", "6x6", "--fleet", "3 2",
+        ],
+        Some("E2 sonar 2\nB5 miss\nquit\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("refused \"E2 sonar 2\": the dp engine"),
+        "{out}"
+    );
+    assert!(
+        out.contains("after 1 shot: 2104 layouts [dp engine]"),
+        "{out}"
+    );
+}

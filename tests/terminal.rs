@@ -187,8 +187,16 @@ fn play_piped_to_the_end_saves_a_record_every_command_reads() {
     let out = run(&["count", saved.to_str().unwrap()], "");
     assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("your-shots: "));
+    // An existing record is not replaced unless asked: a new game refuses it, and one
+    // without --save takes the next free name.
+    let refused = run(&args, &format!("Z1\n{cells}"));
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(text(&refused.stderr).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), record);
     // The same seed plays the same game.
-    let again = run(&args, &format!("Z1\n{cells}"));
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let again = run(&forced, &format!("Z1\n{cells}"));
     assert_eq!(text(&again.stdout), stdout);
     assert_eq!(std::fs::read_to_string(&saved).unwrap(), record);
 }

@@ -15,6 +15,7 @@
 
 mod args;
 mod commands;
+mod interrupt;
 mod report;
 mod server;
 

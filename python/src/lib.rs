@@ -593,7 +593,7 @@ impl Game {
         } else {
             self.to_text()
         };
-        std::fs::write(&path, body).map_err(|e| value_error(format!("{}: {e}", path.display())))
+        broadside::output::write_whole(&path, body).map_err(value_error)
     }
 
     /// An independent copy.

@@ -30,7 +30,8 @@
 //!   files), [`check`] (an independent check that a layout solves a problem).
 //! - The engines: [`engine`] (the enumerator, SAT and the DP, and [`Engine`] to choose one).
 //! - Tools every job shares: [`stats`] (means, intervals, paired differences, Wilson, gamma
-//!   functions) and [`rng`] (the random streams a seed gives a parallel run).
+//!   functions), [`rng`] (the random streams a seed gives a parallel run) and [`output`] (files
+//!   written whole, or line by line, so that no run loses work).
 //! - The jobs built on them: [`heat`] (hit probabilities and heat maps), [`diagnose`] (why
 //!   no layout fits), [`logic`] (the human-style logical solver, one file per rule tier),
 //!   [`sample`] (uniform and biased samplers), [`judge`] (a sampler measured against the exact
@@ -65,6 +66,7 @@ pub mod judge;
 mod layout;
 pub mod logic;
 pub mod observe;
+pub mod output;
 mod placement;
 pub mod play;
 mod problem;

@@ -2,12 +2,14 @@
 //! reported, and after each line see the exact heat map and where to fire next.
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
 use broadside::answer::{self, NoLayout, ProbsReport};
 use broadside::format::text;
 use broadside::observe::parse_shot;
+use broadside::output;
 use broadside::{CountOptions, Engine, ProblemSpec};
 
 use crate::args::{ColorChoice, Input, SetupOptions, TimeLimit};
@@ -59,7 +61,13 @@ impl Advisor {
             Err(e) => return Ok(Err(e.to_string())),
         };
         let shots = self.spec.observations.shots.len();
-        match answer::probs(&p, self.engine, &self.opts)? {
+        // A position the engine cannot answer (the DP and a sonar reading, say) is refused
+        // like an impossible one: the session goes on.
+        let report = match answer::probs(&p, self.engine, &self.opts) {
+            Ok(r) => r,
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        match report {
             ProbsReport::NoLayout(no) => {
                 let mut why = vec![NoLayout::HEADLINE.to_string()];
                 why.extend(no.why());
@@ -126,13 +134,13 @@ impl Advisor {
                 if path.is_empty() {
                     writeln!(out, "save what file? (save FILE)")?;
                 } else {
-                    match std::fs::write(path, text::print(&self.spec)) {
+                    match output::write_whole(Path::new(path), text::print(&self.spec)) {
                         Ok(()) => writeln!(
                             out,
                             "saved {} shots to {path}",
                             self.spec.observations.shots.len()
                         )?,
-                        Err(e) => writeln!(out, "could not save {path}: {e}")?,
+                        Err(e) => writeln!(out, "could not save: {e}")?,
                     }
                 }
             }

@@ -1,13 +1,14 @@
 //! `broadside count`: how many layouts, per cell if asked, or the DIMACS encoding.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use broadside::answer::{self, CountReport, Identical, label};
+use broadside::output;
 use broadside::{CountOptions, SatEngine};
 
 use crate::args::{Input, Output, seconds};
@@ -116,17 +117,14 @@ pub fn run(args: &Args) -> Result<bool> {
 }
 
 /// Writes the SAT encoding of the one problem of the input.
-fn dimacs(input: &Input, path: &PathBuf) -> Result<bool> {
+fn dimacs(input: &Input, path: &Path) -> Result<bool> {
     let specs = input.problems()?;
     if specs.len() != 1 {
         return Err(usage("--dimacs takes a single problem"));
     }
     let p = answer::build(specs.into_iter().next().expect("one problem"))?;
-    let mut f = std::io::BufWriter::new(
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
-    );
-    SatEngine::new(&p).write_dimacs(&mut f)?;
-    f.flush()?;
+    let sat = SatEngine::new(&p);
+    output::write_whole_with(path, |w| sat.write_dimacs(w))?;
     eprintln!("wrote {}", path.display());
     Ok(true)
 }

@@ -10,6 +10,7 @@ use rand::rngs::StdRng;
 use broadside::format;
 use broadside::generate::{self, GenerateError, GenerateOptions};
 use broadside::logic::Grade;
+use broadside::output;
 use broadside::{Dims, Fleet};
 
 use crate::args::seconds;
@@ -89,8 +90,7 @@ pub fn run(args: &Args) -> Result<bool> {
         match &args.out {
             Some(dir) => {
                 let path = dir.join(format!("{name}.txt"));
-                std::fs::write(&path, &text)
-                    .with_context(|| format!("writing {}", path.display()))?;
+                output::write_whole(&path, &text)?;
                 eprintln!(
                     "{} ({:.0} ms)",
                     path.display(),

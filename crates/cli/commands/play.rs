@@ -10,11 +10,16 @@ use anyhow::{Context, Result};
 
 use broadside::answer::{self, ProbsReport};
 use broadside::observe::{Shot, ShotResult, print_shot};
+use broadside::output;
 use broadside::play::{Game, PlacerKind, ShooterKind, Versus};
 use broadside::{CountOptions, Engine};
 
 use crate::args::{ColorChoice, GameArgs};
 use crate::report::ask;
+use crate::{interrupt, usage};
+
+/// The record's name when --save is not given.
+const DEFAULT_RECORD: &str = "broadside-game.txt";
 
 /// The options of `play`.
 #[derive(clap::Args)]
@@ -38,9 +43,13 @@ pub struct Args {
     /// After each of the computer's shots, show its exact heat map of your board.
     #[arg(long)]
     show_heat: bool,
-    /// Where the game record is written, after every turn.
-    #[arg(long, value_name = "FILE", default_value = "broadside-game.txt")]
-    save: PathBuf,
+    /// Where the game record is written, after every shot (by default broadside-game.txt, or
+    /// broadside-game-2.txt and on when that exists: an earlier record is never replaced).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Replace the --save file when it exists.
+    #[arg(long, requires = "save")]
+    force: bool,
     /// Colour: auto (a terminal without NO_COLOR), always or never.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
@@ -120,52 +129,11 @@ fn print_boards(out: &mut dyn Write, v: &Versus, colour: bool) -> Result<()> {
     Ok(())
 }
 
-/// Writes the record whole, by a rename, so that an interrupted write never leaves half a
+/// Writes the record whole or not at all, so that an interrupted write never leaves half a
 /// record behind.
 fn save(path: &Path, v: &Versus, reveal: bool) -> Result<()> {
-    let tmp = path.with_extension("partial");
-    std::fs::write(&tmp, v.record(reveal)).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    output::write_whole(path, v.record(reveal))?;
     Ok(())
-}
-
-/// The message Ctrl-C prints before the program stops; the record is already written.
-#[cfg(unix)]
-static INTERRUPTED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-
-#[cfg(unix)]
-extern "C" fn on_interrupt(_: libc::c_int) {
-    if let Some(msg) = INTERRUPTED.get() {
-        // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer lives for ever.
-        unsafe {
-            libc::write(2, msg.as_ptr().cast(), msg.len());
-        }
-    }
-    // SAFETY: as above.
-    unsafe { libc::_exit(130) }
-}
-
-/// On Ctrl-C, say where the record is and stop (it was written after the last turn).
-fn on_ctrl_c(path: &Path) {
-    #[cfg(unix)]
-    {
-        let _ = INTERRUPTED.set(
-            format!(
-                "\ninterrupted: the game record is saved in {}\n",
-                path.display()
-            )
-            .into_bytes(),
-        );
-        // SAFETY: installs a handler that only calls async-signal-safe functions.
-        unsafe {
-            libc::signal(
-                libc::SIGINT,
-                on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
-            );
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = path;
 }
 
 pub fn run(args: &Args) -> Result<bool> {
@@ -178,8 +146,22 @@ pub fn run(args: &Args) -> Result<bool> {
     let mut v = Versus::new(&setup, &args.placer, args.shooter, &args.my_placer, seed)?;
     let colour = args.color.enabled();
     let d = setup.dims;
-    save(&args.save, &v, false)?;
-    on_ctrl_c(&args.save);
+    let record = match &args.save {
+        Some(path) if path.exists() && !args.force => {
+            return Err(usage(format!(
+                "{} exists: give another --save, or --force to replace it",
+                path.display()
+            )));
+        }
+        Some(path) => path.clone(),
+        // A record of an earlier game is never replaced: the first free name.
+        None => output::free_name(Path::new(DEFAULT_RECORD)),
+    };
+    save(&record, &v, false)?;
+    interrupt::exit_on_ctrl_c(format!(
+        "\ninterrupted: the game record is saved in {}\n",
+        record.display()
+    ));
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     let mut out = std::io::stdout().lock();
@@ -191,7 +173,7 @@ pub fn run(args: &Args) -> Result<bool> {
         setup.fleet.describe(),
         setup.rules,
         setup.sinking,
-        args.save.display()
+        record.display()
     )?;
     let mut input = stdin.lock();
     let mut line = String::new();
@@ -227,6 +209,8 @@ pub fn run(args: &Args) -> Result<bool> {
             }
         };
         writeln!(out, "you fire at {}", reported(v.theirs(), cell, &result))?;
+        // The person's shot is kept before the computer thinks, which may take a while.
+        save(&record, &v, false)?;
         if let Some((cell, result)) = v.reply() {
             writeln!(
                 out,
@@ -237,15 +221,15 @@ pub fn run(args: &Args) -> Result<bool> {
                 show_heat(&mut out, v.yours(), colour)?;
             }
         }
-        save(&args.save, &v, false)?;
+        save(&record, &v, false)?;
     }
-    save(&args.save, &v, true)?;
+    save(&record, &v, true)?;
     print_boards(&mut out, &v, colour)?;
     match v.winner() {
         Some(w) => writeln!(out, "{}", w.says())?,
         None => writeln!(out, "game stopped")?,
     }
-    writeln!(out, "the game record is saved in {}", args.save.display())?;
+    writeln!(out, "the game record is saved in {}", record.display())?;
     out.flush().context("writing to standard output")?;
     Ok(true)
 }

@@ -3,9 +3,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use broadside::answer::{self, ProbsReport, label};
+use broadside::output;
 
 use crate::args::{ColorChoice, Input, Output, TimeLimit};
 use crate::report::{PARTIAL, answer_each, no_layout, no_map};
@@ -44,8 +45,7 @@ pub fn run(args: &Args) -> Result<bool> {
             let r = answer::probs(p, out.engine, &opts)?;
             if let (Some(path), ProbsReport::Map(h)) = (svg, &r) {
                 let title = format!("{}: {} layouts", label(p), h.layouts);
-                std::fs::write(path, h.map.render_svg(&title))
-                    .with_context(|| format!("writing {}", path.display()))?;
+                output::write_whole(path, h.map.render_svg(&title))?;
             }
             Ok(r)
         },

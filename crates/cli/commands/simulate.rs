@@ -1,19 +1,19 @@
 //! `broadside simulate`: many games of one shooter against one placer, and the shots they
 //! took.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
 use broadside::format::json::JsonProblem;
-use broadside::play::{Book, PlacerKind, Setup, ShooterKind, Simulation, simulate};
+use broadside::output;
+use broadside::play::{Book, PlacerKind, Setup, ShooterKind, Simulation, simulate_each};
 use broadside::sample::SamplerKind;
 
 use crate::args::GameArgs;
 use crate::report::{Printer, describe, progress_bar};
-use crate::usage;
+use crate::{interrupt, usage};
 
 /// The options of `simulate`.
 #[derive(clap::Args)]
@@ -59,30 +59,30 @@ pub struct Args {
 /// when there is one.
 fn open_book(setup: &Setup, path: &Path) -> Result<Arc<Book>> {
     let book = Book::for_run(setup);
-    match std::fs::read_to_string(path) {
-        Ok(content) => {
-            book.load(&path.display().to_string(), &content)
-                .map_err(broadside::Error::from)?;
+    read_book(&book, path)?;
+    Ok(book)
+}
+
+/// Adds the positions of the book file at `path`, when there is one, to `book`.
+fn read_book(book: &Book, path: &Path) -> Result<()> {
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let name = path.display().to_string();
+            let content = String::from_utf8(bytes)
+                .map_err(|_| usage(format!("{name}: not a book (not UTF-8 text)")))?;
+            book.load(&name, &content).map_err(broadside::Error::from)?;
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     }
-    Ok(book)
+    Ok(())
 }
 
-/// Writes `book` to `path` whole or not at all: to a file beside it, then renamed over it.
+/// Writes `book` to `path` whole or not at all, with the positions another run wrote there
+/// since this one read it: two runs on one book add up rather than the last one winning.
 fn save_book(book: &Book, path: &Path) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".part");
-    let tmp = PathBuf::from(tmp);
-    let mut f = std::io::BufWriter::new(
-        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?,
-    );
-    book.save(&mut f)
-        .and_then(|_| f.flush())
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    drop(f);
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    read_book(book, path)?;
+    output::write_whole_with(path, |w| book.save(w).map(|_| ()))?;
     Ok(())
 }
 
@@ -97,6 +97,10 @@ pub fn run(args: &Args) -> Result<bool> {
         (shooter, None) => shooter,
     };
     let setup = args.game.setup()?;
+    // What the run writes is checked before the first game, not after the last.
+    for path in [&args.book, &args.out].into_iter().flatten() {
+        output::check_writable(path).map_err(|e| usage(e.to_string()))?;
+    }
     let book = match &args.book {
         Some(path) => Some((path, open_book(&setup, path)?)),
         None => None,
@@ -110,27 +114,30 @@ pub fn run(args: &Args) -> Result<bool> {
         seed: args.seed,
         book: book.as_ref().map(|(_, b)| b.clone()),
     };
+    let mut out = args.out.as_deref().map(output::Lines::create).transpose()?;
+    let mut write_error = None;
+    let stop = interrupt::stop_on_ctrl_c();
     let bar = progress_bar(sim.games);
-    let played = simulate(&sim, &|done| bar.set_position(done));
+    let summary = simulate_each(&sim, &|done| bar.set_position(done), stop, &mut |p| {
+        let Some(lines) = &mut out else {
+            return true;
+        };
+        let line = serde_json::to_string(&JsonProblem::from_spec(&p.record))
+            .expect("a game record always prints as JSON");
+        match lines.push(&line) {
+            Ok(()) => true,
+            Err(e) => {
+                write_error = Some(e);
+                false
+            }
+        }
+    });
     bar.finish_and_clear();
     // The book is kept even when the run fails: what it counted is still right.
     if let Some((path, book)) = book {
         save_book(&book, path)?;
     }
-    let (summary, played) = played?;
-    if let Some(path) = &args.out {
-        let mut f = std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
-        );
-        for p in &played {
-            writeln!(
-                f,
-                "{}",
-                serde_json::to_string(&JsonProblem::from_spec(&p.record))?
-            )?;
-        }
-        f.flush()?;
-    }
+    let summary = summary?;
     let mut printer = Printer::new(args.json);
     if args.json {
         printer.push(&summary)?;
@@ -159,5 +166,27 @@ pub fn run(args: &Args) -> Result<bool> {
         )?;
     }
     printer.finish()?;
-    Ok(true)
+    let kept = |lines: &Option<output::Lines>| {
+        lines.as_ref().map_or(String::new(), |l| {
+            format!("; the first {} are in {}", l.lines(), l.path().display())
+        })
+    };
+    if let Some(e) = write_error {
+        return Err(anyhow::Error::from(e).context(format!(
+            "the run stopped after {} of {} games{}",
+            summary.games,
+            sim.games,
+            kept(&out)
+        )));
+    }
+    if !summary.complete {
+        eprintln!(
+            "partial: interrupted after {} of {} games{} (--first {} plays on from there)",
+            summary.games,
+            sim.games,
+            kept(&out),
+            sim.first + summary.games
+        );
+    }
+    Ok(summary.complete)
 }

@@ -302,7 +302,7 @@ impl<'p> SatEngine<'p> {
     /// set (`c p show ... 0` and `c ind ... 0`), so a projected model counter counts layouts,
     /// and mapping each placement variable back to its ship (`c placement VAR TYPE CELLS...`,
     /// the type's index in the fleet and the cells row-major from 0).
-    pub fn write_dimacs(&self, out: &mut impl Write) -> std::io::Result<()> {
+    pub fn write_dimacs(&self, out: &mut (impl Write + ?Sized)) -> std::io::Result<()> {
         let f = &self.enc.formula;
         writeln!(
             out,

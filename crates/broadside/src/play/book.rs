@@ -199,7 +199,7 @@ impl Book {
 
     /// Writes the book's positions to `out` in the book file format (see the module
     /// documentation), in the order of their keys; returns how many.
-    pub fn save(&self, out: &mut impl std::io::Write) -> std::io::Result<usize> {
+    pub fn save(&self, out: &mut (impl std::io::Write + ?Sized)) -> std::io::Result<usize> {
         let head = FileHead {
             broadside_book: FILE_VERSION,
             game: self.game(),

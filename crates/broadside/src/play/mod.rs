@@ -58,7 +58,7 @@ pub use matches::{MatchSummary, Side, play_match};
 pub use optimal::{Expected, Optimal};
 pub use placer::{Placer, PlacerKind, empty_board};
 pub use shooter::{Shooter, ShooterKind, play};
-pub use simulate::{Played, Simulation, Summary, simulate};
+pub use simulate::{Played, Simulation, Summary, simulate, simulate_each};
 pub use versus::{Versus, Winner};
 
 /// Runs `f`, which plays games in parallel, on a pool of its own, made for this run and as

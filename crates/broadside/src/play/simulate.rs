@@ -2,10 +2,12 @@
 //!
 //! Game `i`'s hidden layout and its shooter's choices come from RNGs derived from the seed and
 //! `i` alone, so a seed gives the same games whatever the number of threads. Layouts are drawn
-//! first, in order; the games are then played in parallel on every core.
+//! in order, a few thousand at a time; those games are played in parallel on every core and
+//! handed on in order as they finish ([`simulate_each`]), so a long run streams its games and
+//! keeps in memory only the shots of each.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -76,6 +78,8 @@ pub struct Summary {
     pub hit_ratio: f64,
     /// Wall time per game.
     pub seconds_per_game: f64,
+    /// Whether every game asked for was played (false when the run was stopped early).
+    pub complete: bool,
 }
 
 /// Plays the games of `sim`, calling `progress` with the games done so far.
@@ -83,6 +87,31 @@ pub fn simulate(
     sim: &Simulation,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Summary, Vec<Played>), Error> {
+    let mut played = Vec::new();
+    let summary = simulate_each(sim, progress, &AtomicBool::new(false), &mut |p| {
+        played.push(p);
+        true
+    })?;
+    Ok((summary, played))
+}
+
+/// Games drawn and played at a time: what bounds the memory of a long run (a game's record
+/// is kept only until `each` has it).
+const CHUNK: u64 = 4096;
+
+/// Plays the games of `sim` and hands each to `each` in the order of their numbers, as soon as
+/// it and every game before it are done (so a file written from `each` holds whole games, in
+/// order, from the start of the run); `progress` is called with the games done so far.
+///
+/// The run stops early when `stop` is set (by a signal handler, say) or `each` returns false
+/// (a write that failed): games under way finish, and the summary is that of the games handed
+/// to `each`, with [`Summary::complete`] false.
+pub fn simulate_each(
+    sim: &Simulation,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+    each: &mut dyn FnMut(Played) -> bool,
+) -> Result<Summary, Error> {
     if sim.games == 0 {
         return Err(Error::Request("there must be at least one game".into()));
     }
@@ -101,57 +130,93 @@ pub fn simulate(
         .first
         .checked_add(sim.games)
         .ok_or_else(|| Error::Request("the games are numbered past 2^64".into()))?;
+    let mut place = |i: u64| {
+        placer.place(&mut stream(sim.seed, i, 0)).ok_or_else(|| {
+            Error::Request(format!(
+                "the {} placer could not place the fleet (it is too tight for it)",
+                sim.placer
+            ))
+        })
+    };
     // Placers may keep state from one layout to the next, so the layouts before the first
     // game are drawn too (placing is cheap beside playing).
-    let layouts = (0..end)
-        .map(|i| {
-            placer.place(&mut stream(sim.seed, i, 0)).ok_or_else(|| {
-                Error::Request(format!(
-                    "the {} placer could not place the fleet (it is too tight for it)",
-                    sim.placer
-                ))
-            })
-        })
-        .skip(sim.first as usize)
-        .collect::<Result<Vec<_>, _>>()?;
+    for i in 0..sim.first {
+        place(i)?;
+    }
     let book = sim
         .book
         .clone()
         .unwrap_or_else(|| Book::for_run(&sim.setup));
     let done = AtomicU64::new(0);
-    let played: Vec<Played> = super::on_game_threads(|| {
-        layouts
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, layout)| {
-                let i = sim.first as usize + i;
-                let mut game = Game::new(sim.setup.clone(), layout);
-                let shots = play(
-                    &mut game,
-                    sim.shooter,
-                    Some(&book),
-                    &mut stream(sim.seed, i as u64, 1),
-                );
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                let mut record = game.record_with_layout();
-                record.meta = crate::problem::Meta {
-                    name: Some(format!("game-{}", i + 1)),
-                    source: Some(format!(
-                        "broadside simulate: {} against the {} placer, seed {}",
-                        sim.shooter, sim.placer, sim.seed
-                    )),
-                };
-                Played { shots, record }
-            })
-            .collect()
-    });
+    let mut shots = Vec::new();
+    let mut refused = false;
+    let mut from = sim.first;
+    while from < end && !stop.load(Ordering::Relaxed) {
+        let to = end.min(from + CHUNK);
+        let layouts = (from..to).map(&mut place).collect::<Result<Vec<_>, _>>()?;
+        let (sender, received) = std::sync::mpsc::channel::<(u64, Played)>();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                super::on_game_threads(|| {
+                    layouts.into_par_iter().enumerate().for_each_with(
+                        sender,
+                        |sender, (k, layout)| {
+                            let i = from + k as u64;
+                            if stop.load(Ordering::Relaxed) {
+                                return;
+                            }
+                            let played = play_one(sim, &book, layout, i);
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                            let _ = sender.send((i, played));
+                        },
+                    )
+                })
+            });
+            // Games arrive as they finish; each goes on once every game before it has (after
+            // a stop, the games finished in order still do: they are work done).
+            let mut waiting = std::collections::BTreeMap::new();
+            let mut next = from;
+            for (i, played) in received {
+                waiting.insert(i, played);
+                while !refused && let Some(p) = waiting.remove(&next) {
+                    next += 1;
+                    shots.push(p.shots);
+                    if !each(p) {
+                        refused = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+        from = to;
+    }
     let seconds = start.elapsed().as_secs_f64();
-    Ok((summarize(sim, &played, seconds), played))
+    Ok(summarize(sim, &shots, seconds))
 }
 
-fn summarize(sim: &Simulation, played: &[Played], seconds: f64) -> Summary {
-    let n = played.len() as f64;
-    let shots: Vec<f64> = played.iter().map(|p| p.shots as f64).collect();
+/// Game `i` of `sim` played on `layout`.
+fn play_one(sim: &Simulation, book: &Arc<Book>, layout: crate::layout::Layout, i: u64) -> Played {
+    let mut game = Game::new(sim.setup.clone(), layout);
+    let shots = play(
+        &mut game,
+        sim.shooter,
+        Some(book),
+        &mut stream(sim.seed, i, 1),
+    );
+    let mut record = game.record_with_layout();
+    record.meta = crate::problem::Meta {
+        name: Some(format!("game-{}", i + 1)),
+        source: Some(format!(
+            "broadside simulate: {} against the {} placer, seed {}",
+            sim.shooter, sim.placer, sim.seed
+        )),
+    };
+    Played { shots, record }
+}
+
+fn summarize(sim: &Simulation, shots: &[usize], seconds: f64) -> Summary {
+    let n = shots.len() as f64;
+    let shots: Vec<f64> = shots.iter().map(|&s| s as f64).collect();
     let m = Moments::of(&shots);
     let hits = sim.setup.fleet.cell_count() as f64 * n;
     Summary {
@@ -166,5 +231,6 @@ fn summarize(sim: &Simulation, played: &[Played], seconds: f64) -> Summary {
         max: m.max as usize,
         hit_ratio: hits / shots.iter().sum::<f64>(),
         seconds_per_game: seconds / n,
+        complete: m.n == sim.games,
     }
 }
