@@ -1469,3 +1469,31 @@ fn advise_refuses_a_line_its_engine_cannot_answer_and_goes_on() {
         "{out}"
     );
 }
+
+#[test]
+fn a_fleet_of_thousands_of_ships_does_not_overflow_the_stack() {
+    // One level of the enumerator's search per ship: 2,000 used to abort the process.
+    for command in ["count", "probs"] {
+        let o = run(
+            &[
+                command,
+                "--size",
+                "64x64",
+                "--fleet",
+                "2000x1",
+                "--rules",
+                "touch",
+                "--time-limit",
+                "1",
+            ],
+            None,
+        );
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{command}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        assert!(stdout(&o).contains("partial"), "{command}: {}", stdout(&o));
+    }
+}

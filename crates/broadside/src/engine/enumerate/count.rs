@@ -305,7 +305,18 @@ impl<const N: usize> Tables<N> {
         layer
     }
 
+    /// How deep [`Tables::count_rec`] goes: one level per ship.
+    fn depth(&self) -> usize {
+        self.types.iter().map(|t| t.count).sum()
+    }
+
     pub(super) fn run_count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+        // The recursion is as deep as the fleet is large (4,096 one-cell ships fit on a 64x64
+        // board): it runs on threads whose stacks are sized for it.
+        on_deep_stack(self.depth(), || self.count_on_this_thread(opts))
+    }
+
+    fn count_on_this_thread(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
         let start = Instant::now();
         // A limit too far off to be an instant is no limit.
         let deadline = opts.time_limit.and_then(|t| start.checked_add(t));
@@ -359,12 +370,15 @@ impl<const N: usize> Tables<N> {
         let tasks = self.frontier(256);
         let done = AtomicU64::new(0);
         let total = tasks.len() as u64;
+        let depth = self.depth();
         let results: Vec<TaskResult> = tasks
             .into_par_iter()
             .map(|mut st| {
                 let mut ctl = new_ctl(None);
                 let mut cells = want_cells.then(|| vec![0u128; ncells]);
-                self.count_rec(&mut st, &mut ctl, cells.as_deref_mut());
+                on_deep_stack(depth, || {
+                    self.count_rec(&mut st, &mut ctl, cells.as_deref_mut())
+                });
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if let Some(p) = &opts.progress {
                     p(d, total);
@@ -395,4 +409,30 @@ impl<const N: usize> Tables<N> {
             engine: crate::engine::EngineKind::Enum,
         })
     }
+}
+
+/// Recursion a thread's stack takes as it is (a spawned thread's 2 MiB hold some 1,000 levels
+/// of [`Tables::count_rec`]).
+const INLINE_DEPTH: usize = 256;
+
+/// Stack bytes per level of [`Tables::count_rec`], with room to spare (a level takes 1 to 2
+/// KiB).
+const FRAME: usize = 8 << 10;
+
+/// Runs `f`, which recurses `depth` levels deep, here when the depth is small, else on a thread
+/// of its own whose stack is sized for it (a stack overflow would abort the process, a server's
+/// included).
+pub(super) fn on_deep_stack<R: Send>(depth: usize, f: impl FnOnce() -> R + Send) -> R {
+    if depth <= INLINE_DEPTH {
+        return f();
+    }
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("broadside-deep".into())
+            .stack_size(depth * FRAME + (1 << 20))
+            .spawn_scoped(scope, f)
+            .expect("a thread for a deep search")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
 }
