@@ -320,3 +320,42 @@ fn a_match_against_the_computer_plays_to_the_end() {
     let r = request(&server.addr, "POST", "/api/match/fire?id=999&cell=A1", None).unwrap();
     assert_eq!(r.status, 404);
 }
+
+#[test]
+fn silent_clients_hold_no_worker() {
+    use std::io::Write;
+    // Twice as many clients as workers each promise a large body, send a few bytes and wait.
+    let server = Server::start(&["--threads", "4"]);
+    let silent: Vec<std::net::TcpStream> = (0..8)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
+            write!(
+                s,
+                "POST /api/probs HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\nsize: 5"
+            )
+            .unwrap();
+            s.flush().unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The page and a cheap count still answer at once.
+    for (method, path, body) in [
+        ("GET", "/", None),
+        (
+            "POST",
+            "/api/probs",
+            Some(&b"size: 3x3\nfleet: 2\nrules: touch\n"[..]),
+        ),
+    ] {
+        let start = std::time::Instant::now();
+        let r = request(&server.addr, method, path, body).unwrap();
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(1),
+            "{path} took {:?}",
+            start.elapsed()
+        );
+    }
+    drop(silent);
+}

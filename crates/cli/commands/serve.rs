@@ -21,7 +21,8 @@ pub struct Args {
     /// A request may ask for less with `?time_limit=`.
     #[arg(long, value_name = "SECONDS", default_value = "10")]
     time_limit: f64,
-    /// Threads answering requests.
+    /// Requests computed at once (each request's body is read on a thread of its own, so a
+    /// slow or silent client holds none of these).
     #[arg(long, default_value = "8")]
     threads: usize,
 }

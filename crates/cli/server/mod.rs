@@ -17,7 +17,7 @@ mod routes;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -54,8 +54,68 @@ pub struct Server {
     matches: Matches,
 }
 
-/// Answers one request, whatever happens in it.
-fn respond(server: &Server, mut request: tiny_http::Request) {
+/// Requests whose body is being read at once; past this a request is answered 503 at once.
+/// A silent client holds one of these, never a worker.
+const READERS: usize = 256;
+
+/// A counting semaphore: at most so many holders at once.
+struct Permits {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Permits {
+    fn new(n: usize) -> Permits {
+        Permits {
+            free: Mutex::new(n),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Waits for a permit.
+    fn acquire(self: &Arc<Self>) -> Permit {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        Permit(self.clone())
+    }
+
+    /// A permit if one is free now.
+    fn try_acquire(self: &Arc<Self>) -> Option<Permit> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        (*free > 0).then(|| {
+            *free -= 1;
+            Permit(self.clone())
+        })
+    }
+}
+
+/// A permit, given back when dropped.
+struct Permit(Arc<Permits>);
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.0.freed.notify_one();
+    }
+}
+
+/// Sends `reply` to the client of `request`.
+fn send(request: tiny_http::Request, reply: &Reply) {
+    let header =
+        tiny_http::Header::from_bytes("Content-Type", reply.content_type).expect("a valid header");
+    let response = tiny_http::Response::from_string(reply.body.clone())
+        .with_status_code(reply.status)
+        .with_header(header);
+    // A client that went away is not the server's error.
+    let _ = request.respond(response);
+}
+
+/// Answers one request, whatever happens in it: its body is read on this thread (its own),
+/// and the answer computed once one of the `workers` permits is free.
+fn respond(server: &Server, workers: &Arc<Permits>, mut request: tiny_http::Request) {
     let method = request.method().as_str().to_ascii_uppercase();
     let url = request.url().to_string();
     let too_large = || {
@@ -76,24 +136,21 @@ fn respond(server: &Server, mut request: tiny_http::Request) {
             (Err(e), _) => Arc::new(Reply::error(400, format!("reading the body: {e}"))),
             (Ok(n), _) if n > MAX_BODY => too_large(),
             (Ok(_), Err(_)) => Arc::new(Reply::error(400, "the body is not UTF-8 text")),
-            (Ok(_), Ok(body)) => catch_unwind(AssertUnwindSafe(|| {
-                routes::route(server, &method, &url, &body)
-            }))
-            .unwrap_or_else(|_| {
-                Arc::new(Reply::error(
-                    500,
-                    "internal error: the request failed; the server goes on",
-                ))
-            }),
+            (Ok(_), Ok(body)) => {
+                let _working = workers.acquire();
+                catch_unwind(AssertUnwindSafe(|| {
+                    routes::route(server, &method, &url, &body)
+                }))
+                .unwrap_or_else(|_| {
+                    Arc::new(Reply::error(
+                        500,
+                        "internal error: the request failed; the server goes on",
+                    ))
+                })
+            }
         }
     };
-    let header =
-        tiny_http::Header::from_bytes("Content-Type", reply.content_type).expect("a valid header");
-    let response = tiny_http::Response::from_string(reply.body.clone())
-        .with_status_code(reply.status)
-        .with_header(header);
-    // A client that went away is not the server's error.
-    let _ = request.respond(response);
+    send(request, &reply);
 }
 
 /// Serves until the process is stopped, after printing the address it listens on.
@@ -120,19 +177,29 @@ pub fn run(options: &Options) -> Result<bool> {
         let opening = format::text::print(&Setup::standard().empty());
         routes::route(&warm, "POST", "/api/probs", &opening);
     });
-    let http = Arc::new(http);
-    let threads: Vec<_> = (0..options.threads.max(1))
-        .map(|_| {
-            let (http, server) = (http.clone(), server.clone());
-            std::thread::spawn(move || {
-                while let Ok(request) = http.recv() {
-                    respond(&server, request);
-                }
-            })
-        })
-        .collect();
-    for t in threads {
-        let _ = t.join();
+    // One thread takes the requests in; each is read and answered on a thread of its own,
+    // so that a client that sends its body slowly, or never, holds that thread only.
+    let workers = Arc::new(Permits::new(options.threads.max(1)));
+    let readers = Arc::new(Permits::new(READERS));
+    for request in http.incoming_requests() {
+        let Some(reader) = readers.try_acquire() else {
+            send(
+                request,
+                &Reply::error(503, "too many requests at once; try again"),
+            );
+            continue;
+        };
+        let (server, workers) = (server.clone(), workers.clone());
+        let spawned = std::thread::Builder::new()
+            .name("broadside-request".into())
+            .spawn(move || {
+                let _reading = reader;
+                respond(&server, &workers, request);
+            });
+        if spawned.is_err() {
+            // No thread to be had (memory): this request is dropped, the server goes on.
+            continue;
+        }
     }
     Ok(true)
 }
