@@ -359,3 +359,32 @@ fn silent_clients_hold_no_worker() {
     }
     drop(silent);
 }
+
+#[test]
+fn the_time_limit_is_the_request_s_not_each_problem_s() {
+    let server = Server::start(&[]);
+    let hard = std::fs::read_to_string("puzzles/hard/hard-15x15-14ships-s1.txt").unwrap();
+    let body = vec![hard; 5].join("---\n");
+    let start = std::time::Instant::now();
+    let r = request(
+        &server.addr,
+        "POST",
+        "/api/probs?time_limit=1",
+        Some(body.as_bytes()),
+    )
+    .unwrap();
+    let took = start.elapsed().as_secs_f64();
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body.matches("\"complete\": false").count(), 5);
+    // Five problems share one second (with room for a loaded machine), not a second each.
+    assert!(took < 3.0, "{took} s");
+    let r = request(
+        &server.addr,
+        "POST",
+        "/api/best?time_limit=0",
+        Some(body.as_bytes()),
+    )
+    .unwrap();
+    assert_eq!(r.status, 400);
+    assert!(r.body.contains("time_limit must be"), "{}", r.body);
+}

@@ -1,29 +1,75 @@
 //! The reply cache: answers kept by request, so that a state asked again (the opening, an
-//! undo) answers at once, and one asked by many at the same time is computed once.
+//! undo) answers at once, and one asked by many at the same time is computed once. It is
+//! bounded by entries and by bytes (the request keys and the replies kept), the oldest dropped
+//! first.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::http::Reply;
 
-/// Answers kept by request key, the oldest dropped past a bound.
+/// Answers kept by request key; see the module documentation.
 pub struct Cache {
     entries: Mutex<Entries>,
     capacity: usize,
+    max_bytes: usize,
+}
+
+/// One request's answer, computed once, and the bytes it holds.
+struct Entry {
+    reply: Arc<OnceLock<Arc<Reply>>>,
+    bytes: usize,
 }
 
 #[derive(Default)]
 struct Entries {
-    by_key: HashMap<String, Arc<OnceLock<Arc<Reply>>>>,
+    by_key: HashMap<String, Entry>,
     order: VecDeque<String>,
+    bytes: usize,
+}
+
+impl Entries {
+    /// Drops the oldest entries, never `keep`, until the bounds hold.
+    fn shrink(&mut self, capacity: usize, max_bytes: usize, keep: &str) {
+        let mut kept = VecDeque::new();
+        while self.order.len() + kept.len() > capacity || self.bytes > max_bytes {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if old == keep {
+                kept.push_back(old);
+                continue;
+            }
+            if let Some(e) = self.by_key.remove(&old) {
+                self.bytes -= e.bytes;
+            }
+        }
+        while let Some(k) = kept.pop_back() {
+            self.order.push_front(k);
+        }
+    }
+
+    /// Forgets `key` if its entry is still `reply`.
+    fn forget(&mut self, key: &str, reply: &Arc<OnceLock<Arc<Reply>>>) {
+        if self
+            .by_key
+            .get(key)
+            .is_some_and(|e| Arc::ptr_eq(&e.reply, reply))
+            && let Some(e) = self.by_key.remove(key)
+        {
+            self.bytes -= e.bytes;
+            self.order.retain(|k| k != key);
+        }
+    }
 }
 
 impl Cache {
-    /// A cache of at most `capacity` answers.
-    pub fn new(capacity: usize) -> Cache {
+    /// A cache of at most `capacity` answers holding at most `max_bytes` bytes.
+    pub fn new(capacity: usize, max_bytes: usize) -> Cache {
         Cache {
             entries: Mutex::new(Entries::default()),
             capacity,
+            max_bytes,
         }
     }
 
@@ -41,40 +87,58 @@ impl Cache {
     ) -> Arc<Reply> {
         let cell = {
             let mut entries = self.entries();
-            if let Some(cell) = entries.by_key.get(&key) {
-                cell.clone()
+            if let Some(e) = entries.by_key.get(&key) {
+                e.reply.clone()
             } else {
                 let cell = Arc::new(OnceLock::new());
-                entries.by_key.insert(key.clone(), cell.clone());
+                let bytes = key.len();
+                entries.by_key.insert(
+                    key.clone(),
+                    Entry {
+                        reply: cell.clone(),
+                        bytes,
+                    },
+                );
+                entries.bytes += bytes;
                 entries.order.push_back(key.clone());
-                while entries.order.len() > self.capacity {
-                    if let Some(old) = entries.order.pop_front() {
-                        entries.by_key.remove(&old);
-                    }
-                }
+                entries.shrink(self.capacity, self.max_bytes, &key);
                 cell
             }
         };
-        let mut keep = true;
+        let mut computed = None;
         let reply = cell
             .get_or_init(|| {
                 let (reply, exact) = compute();
-                keep = exact;
+                computed = Some((exact, reply.body.len()));
                 Arc::new(reply)
             })
             .clone();
-        if !keep {
-            let mut entries = self.entries();
-            if entries
-                .by_key
-                .get(&key)
-                .is_some_and(|c| Arc::ptr_eq(c, &cell))
-            {
-                entries.by_key.remove(&key);
-                entries.order.retain(|k| k != &key);
+        match computed {
+            Some((true, body)) => {
+                let mut entries = self.entries();
+                if let Some(e) = entries.by_key.get_mut(&key)
+                    && Arc::ptr_eq(&e.reply, &cell)
+                {
+                    e.bytes += body;
+                    entries.bytes += body;
+                    // A reply larger than the whole budget is given, not kept.
+                    if key.len() + body > self.max_bytes {
+                        entries.forget(&key, &cell);
+                    } else {
+                        entries.shrink(self.capacity, self.max_bytes, &key);
+                    }
+                }
             }
+            Some((false, _)) => self.entries().forget(&key, &cell),
+            None => {}
         }
         reply
+    }
+
+    /// The bytes the cache holds.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.entries().bytes
     }
 }
 
@@ -84,7 +148,7 @@ mod tests {
 
     #[test]
     fn exact_answers_are_kept_and_the_oldest_dropped() {
-        let cache = Cache::new(2);
+        let cache = Cache::new(2, 1 << 20);
         let calls = std::cell::Cell::new(0);
         let answer = |body: &str, exact: bool| {
             calls.set(calls.get() + 1);
@@ -115,5 +179,32 @@ mod tests {
             "6"
         );
         assert_eq!(calls.get(), 5);
+    }
+
+    #[test]
+    fn the_cache_is_bounded_by_bytes() {
+        let cache = Cache::new(1000, 10_000);
+        let big = "x".repeat(3_000);
+        for i in 0..20 {
+            let key = format!("request {i}");
+            cache.get_or_compute(key, || (Reply::json(big.clone()), true));
+            assert!(cache.bytes() <= 10_000, "{} bytes", cache.bytes());
+        }
+        // The newest is kept; a reply over the whole budget is given and not kept.
+        let calls = std::cell::Cell::new(0);
+        cache.get_or_compute("request 19".into(), || {
+            calls.set(1);
+            (Reply::json(String::new()), true)
+        });
+        assert_eq!(calls.get(), 0);
+        let huge = "y".repeat(20_000);
+        assert_eq!(
+            cache
+                .get_or_compute("huge".into(), || (Reply::json(huge.clone()), true))
+                .body
+                .len(),
+            20_000
+        );
+        assert!(cache.bytes() <= 10_000);
     }
 }

@@ -33,6 +33,8 @@ use matches::Matches;
 const MAX_BODY: usize = 1 << 20;
 /// Answers kept, so that a state asked again (the opening, an undo) answers at once.
 const CACHE_ENTRIES: usize = 1024;
+/// The most bytes of request keys and replies kept.
+const CACHE_BYTES: usize = 64 << 20;
 /// Matches kept; the oldest is dropped past this.
 const MATCHES: usize = 256;
 
@@ -168,7 +170,7 @@ pub fn run(options: &Options) -> Result<bool> {
         .context("writing to standard output")?;
     let server = Arc::new(Server {
         limit: options.limit,
-        cache: Cache::new(CACHE_ENTRIES),
+        cache: Cache::new(CACHE_ENTRIES, CACHE_BYTES),
         matches: Matches::new(MATCHES),
     });
     // The page opens on the standard game: its map is counted once, now, not on the first visit.

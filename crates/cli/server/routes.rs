@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde::Serialize;
 
@@ -99,7 +100,7 @@ fn count_options(
                 .parse()
                 .map_err(|_| Reply::error(400, format!("time_limit: not a number: {t:?}")))?;
             seconds(t)
-                .map_err(|e| Reply::error(400, e))?
+                .map_err(|_| Reply::error(400, "time_limit must be a positive number of seconds"))?
                 .min(server.limit)
         }
         None => server.limit,
@@ -149,6 +150,8 @@ fn report<R: Serialize>(
         Ok(o) => o,
         Err(r) => return (r, false),
     };
+    // The limit is the request's, shared by its problems: each counts in what is left.
+    let deadline = opts.time_limit.and_then(|t| Instant::now().checked_add(t));
     let mut results = Vec::new();
     let mut all_exact = true;
     for spec in specs {
@@ -156,7 +159,11 @@ fn report<R: Serialize>(
             Ok(p) => p,
             Err(e) => return (Reply::error(400, e), false),
         };
-        match answer(&p, engine, &opts) {
+        let left = CountOptions {
+            time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            ..opts.clone()
+        };
+        match answer(&p, engine, &left) {
             Ok(r) => {
                 all_exact &= exact(&r);
                 results.push(serde_json::to_value(&r).expect("reports always serialise"));
