@@ -1497,3 +1497,26 @@ fn a_fleet_of_thousands_of_ships_does_not_overflow_the_stack() {
         assert!(stdout(&o).contains("partial"), "{command}: {}", stdout(&o));
     }
 }
+
+#[test]
+fn runs_too_long_to_hold_are_refused_not_attempted() {
+    for args in [
+        &[
+            "match",
+            "random",
+            "random",
+            "--games",
+            "18446744073709551615",
+        ][..],
+        &["match", "random", "random", "--games", "100000000000"],
+        &["simulate", "--shooter", "random", "--games", "100000000000"],
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("at most 100000000 games"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

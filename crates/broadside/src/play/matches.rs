@@ -14,6 +14,7 @@ use super::book::Book;
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
 use super::shooter::{ShooterKind, play};
+use super::simulate::{CHUNK, MAX_GAMES};
 use crate::error::Error;
 use crate::rng::stream;
 use crate::stats::{Z95, mean_sd};
@@ -57,44 +58,58 @@ pub fn play_match(
     if pairs == 0 {
         return Err(Error::Request("there must be at least one game".into()));
     }
+    if pairs > MAX_GAMES / 2 {
+        return Err(Error::Request(format!(
+            "at most {MAX_GAMES} games in one run (each game's shots are kept)"
+        )));
+    }
     let empty = empty_board(setup)?;
     // Side a's fleet (which b shoots at) from stream 0, b's from stream 2.
-    let mut boards = Vec::with_capacity(pairs as usize);
     let mut placer_a = Placer::new(&a.placer, setup, empty.clone())?;
     let mut placer_b = Placer::new(&b.placer, setup, empty)?;
-    for i in 0..pairs {
-        let gave_up = |p: &PlacerKind| Error::Request(format!("the {p} placer could not place"));
-        let la = placer_a
-            .place(&mut stream(seed, i, 0))
-            .ok_or_else(|| gave_up(&a.placer))?;
-        let lb = placer_b
-            .place(&mut stream(seed, i, 2))
-            .ok_or_else(|| gave_up(&b.placer))?;
-        boards.push((la, lb));
-    }
     let book = Book::for_run(setup);
-    let shots: Vec<(usize, usize)> = super::on_game_threads(|| {
-        boards
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, (la, lb))| {
-                let i = i as u64;
-                let na = play(
-                    &mut Game::new(setup.clone(), lb),
-                    a.shooter,
-                    Some(&book),
-                    &mut stream(seed, i, 1),
-                );
-                let nb = play(
-                    &mut Game::new(setup.clone(), la),
-                    b.shooter,
-                    Some(&book),
-                    &mut stream(seed, i, 3),
-                );
-                (na, nb)
-            })
-            .collect()
-    });
+    let mut shots: Vec<(usize, usize)> = Vec::new();
+    // Boards are drawn a chunk at a time, so memory holds a chunk's layouts, not the run's.
+    let mut from = 0;
+    while from < pairs {
+        let to = pairs.min(from + CHUNK);
+        let mut boards = Vec::with_capacity((to - from) as usize);
+        for i in from..to {
+            let gave_up =
+                |p: &PlacerKind| Error::Request(format!("the {p} placer could not place"));
+            let la = placer_a
+                .place(&mut stream(seed, i, 0))
+                .ok_or_else(|| gave_up(&a.placer))?;
+            let lb = placer_b
+                .place(&mut stream(seed, i, 2))
+                .ok_or_else(|| gave_up(&b.placer))?;
+            boards.push((la, lb));
+        }
+        let played: Vec<(usize, usize)> = super::on_game_threads(|| {
+            boards
+                .into_par_iter()
+                .enumerate()
+                .map(|(k, (la, lb))| {
+                    let i = from + k as u64;
+                    let na = play(
+                        &mut Game::new(setup.clone(), lb),
+                        a.shooter,
+                        Some(&book),
+                        &mut stream(seed, i, 1),
+                    );
+                    let nb = play(
+                        &mut Game::new(setup.clone(), la),
+                        b.shooter,
+                        Some(&book),
+                        &mut stream(seed, i, 3),
+                    );
+                    (na, nb)
+                })
+                .collect()
+        });
+        shots.extend(played);
+        from = to;
+    }
     let n = shots.len() as f64;
     let scores: Vec<f64> = shots
         .iter()

@@ -97,7 +97,11 @@ pub fn simulate(
 
 /// Games drawn and played at a time: what bounds the memory of a long run (a game's record
 /// is kept only until `each` has it).
-const CHUNK: u64 = 4096;
+pub(super) const CHUNK: u64 = 4096;
+
+/// The most games one run plays: each game's shots are kept for the summary (a longer table is
+/// played in parts, with `first`).
+pub const MAX_GAMES: u64 = 100_000_000;
 
 /// Plays the games of `sim` and hands each to `each` in the order of their numbers, as soon as
 /// it and every game before it are done (so a file written from `each` holds whole games, in
@@ -114,6 +118,11 @@ pub fn simulate_each(
 ) -> Result<Summary, Error> {
     if sim.games == 0 {
         return Err(Error::Request("there must be at least one game".into()));
+    }
+    if sim.games > MAX_GAMES {
+        return Err(Error::Request(format!(
+            "at most {MAX_GAMES} games in one run: play a longer table in parts (--first)"
+        )));
     }
     let start = Instant::now();
     let empty = empty_board(&sim.setup)?;
