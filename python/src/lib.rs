@@ -728,7 +728,13 @@ fn sample<'py>(
     seed: Option<u64>,
 ) -> PyResult<Bound<'py, PyArray3<bool>>> {
     let d = game.dims();
-    let boards = PyArray3::<bool>::zeros(py, [n, d.height, d.width], false);
+    // Allocated by numpy itself, so that a size past the memory raises MemoryError (numpy's
+    // own) instead of ending in a panic.
+    let boards = py
+        .import("numpy")?
+        .call_method1("zeros", ((n, d.height, d.width), "bool"))?
+        .cast_into::<PyArray3<bool>>()
+        .map_err(PyErr::from)?;
     if n == 0 {
         return Ok(boards);
     }

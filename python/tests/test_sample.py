@@ -58,3 +58,11 @@ def test_no_layout_is_an_error():
     g = broadside.Game(size=(4, 1), fleet=[3, 2], rules="no-touch")
     with pytest.raises(ValueError, match="no layout"):
         broadside.sample(g, 10)
+
+
+def test_a_sample_too_large_for_memory_raises_memory_error():
+    game = broadside.Game(size=(5, 5), fleet=[3, 2])
+    with pytest.raises(MemoryError):
+        broadside.sample(game, 10**12)
+    # The game is as it was, and a sensible sample still works.
+    assert broadside.sample(game, 3, seed=1).shape == (3, 5, 5)
