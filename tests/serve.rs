@@ -388,3 +388,40 @@ fn the_time_limit_is_the_request_s_not_each_problem_s() {
     assert_eq!(r.status, 400);
     assert!(r.body.contains("time_limit must be"), "{}", r.body);
 }
+
+#[test]
+fn match_work_is_bounded_and_refusals_are_client_errors() {
+    let server = Server::start(&["--time-limit", "1"]);
+    let small = b"size: 2x2\nfleet: 5\nrules: touch\n";
+    for (query, status, words) in [
+        ("shooter=mcts:1000000000", 400, "at most 20000"),
+        ("shooter=endgame:100000", 400, "at most 20000"),
+        ("shooter=lookahead:4", 400, "at most 2 plies"),
+        ("shooter=greedy", 400, "does not fit"),
+    ] {
+        let r = request(
+            &server.addr,
+            "POST",
+            &format!("/api/match?{query}"),
+            Some(small),
+        )
+        .unwrap();
+        assert_eq!(r.status, status, "{query}: {}", r.body);
+        assert!(r.body.contains(words), "{query}: {}", r.body);
+    }
+    // A board too large to hide a fleet on within the limit is refused within it.
+    let start = std::time::Instant::now();
+    let r = request(
+        &server.addr,
+        "POST",
+        "/api/match",
+        Some(b"size: 40x40\nfleet: 5 5 4 4 3 3 2 2\nrules: no-touch\n"),
+    )
+    .unwrap();
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(start.elapsed().as_secs_f64() < 10.0);
+    // An engine that does not take the problem is the request's fault, as in /api/probs.
+    let puzzle = std::fs::read("puzzles/10x10/rubin-113.txt").unwrap();
+    let r = request(&server.addr, "POST", "/api/svg?engine=dp", Some(&puzzle)).unwrap();
+    assert_eq!(r.status, 400, "{}", r.body);
+}

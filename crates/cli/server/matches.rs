@@ -4,10 +4,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::Serialize;
 
 use broadside::play::{Game, PlacerKind, Setup, ShooterKind, Versus, Winner};
+use broadside::sample::SampleError;
 
 use super::http::Reply;
 use super::routes::problems;
@@ -59,6 +61,30 @@ impl MatchState {
     }
 }
 
+/// The most work a shooter of the server's matches may do a move: playouts, boards drawn, or
+/// layouts solved exactly.
+const MOST_WORK: u64 = 20_000;
+
+/// Whether the server plays `shooter` (its work a move within [`MOST_WORK`] and lookahead
+/// within two plies), and if not why.
+fn served(shooter: ShooterKind) -> Result<(), String> {
+    let work = match shooter {
+        ShooterKind::Mcts { iterations } => iterations,
+        ShooterKind::Sampled { boards, .. } => boards,
+        ShooterKind::Endgame { layouts } | ShooterKind::Rollout { layouts } => layouts,
+        ShooterKind::Lookahead { plies, .. } if plies > 2 => {
+            return Err("the server looks ahead at most 2 plies".into());
+        }
+        _ => 0,
+    };
+    if work > MOST_WORK {
+        return Err(format!(
+            "{shooter}: the server's matches take at most {MOST_WORK} (the command line takes more)"
+        ));
+    }
+    Ok(())
+}
+
 /// The last shot of a game, as a record line.
 fn last_shot(g: &Game) -> String {
     let s = g.setup();
@@ -78,7 +104,7 @@ impl Matches {
 
     /// `POST /api/match`: a new match on the game of `body`, with the query's `shooter`,
     /// `placer` and `seed`.
-    pub fn start(&self, q: &HashMap<String, String>, body: &str) -> Reply {
+    pub fn start(&self, q: &HashMap<String, String>, body: &str, limit: Duration) -> Reply {
         let mut specs = match problems(body) {
             Ok(s) => s,
             Err(r) => return r,
@@ -93,6 +119,9 @@ impl Matches {
             Ok(s) => s,
             Err(e) => return Reply::error(400, format!("shooter: {e}")),
         };
+        if let Err(why) = served(shooter) {
+            return Reply::error(400, format!("shooter: {why}"));
+        }
         let placer: PlacerKind = match word("placer", "uniform").parse() {
             Ok(PlacerKind::File(_)) => return Reply::error(400, "placer: no files on the server"),
             Ok(p) => p,
@@ -107,8 +136,24 @@ impl Matches {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
         };
-        let v = match Versus::new(&setup, &placer, shooter, &PlacerKind::Uniform, seed) {
+        let v = match Versus::within(
+            &setup,
+            &placer,
+            shooter,
+            &PlacerKind::Uniform,
+            seed,
+            Some(limit),
+        ) {
             Ok(v) => v,
+            Err(broadside::Error::Sample(SampleError::NoLayout)) => {
+                return Reply::error(400, "the fleet does not fit on this board");
+            }
+            Err(broadside::Error::Sample(SampleError::Time)) => {
+                return Reply::error(
+                    503,
+                    "the board is too large to hide a fleet on within the server's time limit",
+                );
+            }
             Err(e) => return Reply::of_error(&e, &e),
         };
         let id = self.next.fetch_add(1, Ordering::Relaxed);

@@ -72,7 +72,7 @@ pub fn route(server: &Server, method: &str, url: &str, body: &str) -> Arc<Reply>
                     _ => svg(server, &q, specs),
                 });
         }
-        ("POST", "/api/match", _) => server.matches.start(&q, body),
+        ("POST", "/api/match", _) => server.matches.start(&q, body, server.limit),
         ("POST", "/api/match/fire", _) => server.matches.fire(&q),
         (_, _, Some(_)) => Reply::error(405, format!("{method} is not allowed on {path}")),
         (_, path, None) if POSTS.contains(&path) => {
@@ -199,6 +199,6 @@ fn svg(server: &Server, q: &HashMap<String, String>, mut specs: Vec<ProblemSpec>
         }
         Ok(answer::ProbsReport::NoLayout(no)) => (Reply::error(422, no), false),
         Ok(answer::ProbsReport::NoMap(no)) => (Reply::error(422, no.reason), false),
-        Err(e) => (Reply::error(500, e), false),
+        Err(e) => (Reply::of_error(&e, &e), false),
     }
 }

@@ -211,10 +211,23 @@ impl Placer {
     /// [`empty_board`]); an error when the fleet does not fit, or a layout file cannot be
     /// read or holds a layout the rules forbid.
     pub fn new(kind: &PlacerKind, setup: &Setup, empty: Arc<Problem>) -> Result<Placer, Error> {
+        Placer::within(kind, setup, empty, None)
+    }
+
+    /// [`Placer::new`], prepared within `time_limit` (the exact count behind the uniform
+    /// placer is what can take long: a sampler error past it).
+    pub fn within(
+        kind: &PlacerKind,
+        setup: &Setup,
+        empty: Arc<Problem>,
+        time_limit: Option<std::time::Duration>,
+    ) -> Result<Placer, Error> {
         let sampler = match kind {
-            PlacerKind::Uniform | PlacerKind::Adversarial { .. } => {
-                Some(Sampler::new(empty.clone(), SamplerKind::Uniform)?)
-            }
+            PlacerKind::Uniform | PlacerKind::Adversarial { .. } => Some(Sampler::within(
+                empty.clone(),
+                SamplerKind::Uniform,
+                time_limit,
+            )?),
             _ => None,
         };
         let layouts = match kind {

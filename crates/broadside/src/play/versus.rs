@@ -69,9 +69,21 @@ impl Versus {
         your_placer: &PlacerKind,
         seed: u64,
     ) -> Result<Versus, Error> {
+        Versus::within(setup, placer, shooter, your_placer, seed, None)
+    }
+
+    /// [`Versus::new`], each placer prepared within `time_limit` (an error past it).
+    pub fn within(
+        setup: &Setup,
+        placer: &PlacerKind,
+        shooter: ShooterKind,
+        your_placer: &PlacerKind,
+        seed: u64,
+        time_limit: Option<std::time::Duration>,
+    ) -> Result<Versus, Error> {
         let empty = empty_board(setup)?;
         let place = |kind: &PlacerKind, k: u64| {
-            Placer::new(kind, setup, empty.clone())?
+            Placer::within(kind, setup, empty.clone(), time_limit)?
                 .place(&mut stream(seed, 0, k))
                 .ok_or_else(|| {
                     Error::Request(format!("the {kind} placer could not place the fleet"))

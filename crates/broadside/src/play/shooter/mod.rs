@@ -205,13 +205,15 @@ impl std::str::FromStr for ShooterKind {
                 layouts: number(
                     p.unwrap_or(""),
                     "endgame:N, optimal play once at most N layouts are consistent (e.g. endgame:1000)",
-                )?,
+                )
+                .and_then(|n| at_most_listed(n, s, "endgame:N"))?,
             },
             ("rollout", p) => ShooterKind::Rollout {
                 layouts: number(
                     p.unwrap_or(""),
                     "rollout:N, the rollout of greedy once at most N layouts are consistent (e.g. rollout:5000)",
-                )?,
+                )
+                .and_then(|n| at_most_listed(n, s, "rollout:N"))?,
             },
             ("mcts", p) => ShooterKind::Mcts {
                 iterations: number(
@@ -221,6 +223,24 @@ impl std::str::FromStr for ShooterKind {
             },
             _ => return Err(UnknownChoice::among("shooter", s, SHOOTER_WORDS)),
         })
+    }
+}
+
+/// The most layouts an endgame or rollout shooter lists and solves (each is kept in memory).
+pub const MAX_ENDGAME_LAYOUTS: u64 = 1_000_000;
+
+/// `n` when an endgame shooter can list that many layouts, else the error saying so.
+fn at_most_listed(n: u64, word: &str, form: &str) -> Result<u64, UnknownChoice> {
+    if n <= MAX_ENDGAME_LAYOUTS {
+        Ok(n)
+    } else {
+        Err(UnknownChoice::new(
+            "shooter",
+            word,
+            &format!(
+                "{form} with N at most {MAX_ENDGAME_LAYOUTS} (the layouts are listed in memory)"
+            ),
+        ))
     }
 }
 
