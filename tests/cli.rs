@@ -1520,3 +1520,40 @@ fn runs_too_long_to_hold_are_refused_not_attempted() {
         );
     }
 }
+
+#[test]
+fn validate_and_accuracy_keep_to_their_bounds() {
+    // The judge's exact count honours the time limit too.
+    let start = std::time::Instant::now();
+    let o = run(
+        &[
+            "validate",
+            "puzzles/hard/hard-15x15-14ships-s1.txt",
+            "--sampler",
+            "sequential",
+            "-n",
+            "10",
+            "--time-limit",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("time limit"), "{}", stderr(&o));
+    assert!(start.elapsed().as_secs_f64() < 10.0);
+    // Turns past the end of every game are not counted through.
+    let o = run(
+        &[
+            "accuracy",
+            "--games",
+            "3",
+            "--turns",
+            "1000000000000",
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["turns"].as_array().unwrap().len() <= 65);
+}

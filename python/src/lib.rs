@@ -55,6 +55,12 @@ fn duration(seconds: Option<f64>) -> PyResult<Option<Duration>> {
 /// A board size: `(rows, cols)` as numpy shapes are written, one number for a square, or the
 /// command line's `"WxH"`.
 fn dims_of(size: &Bound<'_, PyAny>) -> PyResult<Dims> {
+    // Python's True is the integer 1, which is no size.
+    if size.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(value_error(
+            "size must be (rows, cols), a number for a square board, or \"WxH\"",
+        ));
+    }
     let dims = if let Ok(s) = size.extract::<String>() {
         Dims::from_str(&s).map_err(value_error)?
     } else if let Ok(n) = size.extract::<usize>() {
@@ -354,10 +360,20 @@ impl Game {
         distance: Option<usize>,
     ) -> PyResult<()> {
         let d = self.dims();
+        // One shot: a result, or a ship's name, that holds a line break would be two.
+        if result.contains(['\n', '\r']) {
+            return Err(value_error(format!(
+                "{result:?}: a result is one word (miss, hit, sunk or sonar)"
+            )));
+        }
         let mut line = format!("{} {result}", d.cell_name(cell_of(d, cell)?));
         if let Some(ship) = ship {
+            let name = ship.str()?.to_cow()?.into_owned();
+            if name.contains(['\n', '\r']) {
+                return Err(value_error(format!("{name:?}: not a ship's name")));
+            }
             line.push(' ');
-            line.push_str(&ship.str()?.to_cow()?);
+            line.push_str(&name);
         }
         for c in cells.unwrap_or_default() {
             line.push(' ');

@@ -160,3 +160,14 @@ def test_limits():
     assert g.count(limit=1000, engine="enum") == 1000
     with pytest.raises(TimeoutError):
         broadside.Game(size=(12, 12), fleet="1x4 2x3 3x2 4x1").counts(time_limit=0.05)
+
+
+def test_a_shot_is_one_shot_and_a_size_is_no_boolean():
+    game = broadside.Game(size=(5, 5), fleet=[3, 2])
+    with pytest.raises(ValueError):
+        game.shoot("A1", "miss\nA2 miss")
+    with pytest.raises(ValueError):
+        game.shoot("A1", "sunk", ship="2\nA2 miss")
+    assert game.shots == []
+    with pytest.raises(ValueError):
+        broadside.Game(size=True, fleet=[1])

@@ -33,7 +33,7 @@ use rand::Rng;
 use serde::Serialize;
 
 use crate::check;
-use crate::engine::{CountError, Engine, Enumerator};
+use crate::engine::{Engine, Enumerator};
 use crate::heat::HeatMap;
 use crate::layout::{Layout, Ship};
 use crate::problem::Problem;
@@ -273,8 +273,25 @@ pub struct Judgement {
 impl<'p> Judge<'p> {
     /// Prepares the exact answer: the heat map, and every layout when there are at most
     /// [`MAX_LAYOUTS_FOR_FIT`]. `None` when no layout is consistent with the problem.
-    pub fn new(problem: &'p Problem) -> Result<Option<Judge<'p>>, CountError> {
-        let exact = HeatMap::compute(problem, Engine::Auto)?;
+    pub fn new(problem: &'p Problem) -> Result<Option<Judge<'p>>, SampleError> {
+        Judge::within(problem, None)
+    }
+
+    /// [`Judge::new`], its exact count made within `time_limit` ([`SampleError::Time`] past
+    /// it).
+    pub fn within(
+        problem: &'p Problem,
+        time_limit: Option<std::time::Duration>,
+    ) -> Result<Option<Judge<'p>>, SampleError> {
+        let opts = crate::engine::CountOptions {
+            parallel: true,
+            time_limit,
+            ..Default::default()
+        };
+        let exact = HeatMap::compute_with(problem, Engine::Auto, &opts)?;
+        if !exact.complete {
+            return Err(SampleError::Time);
+        }
         if exact.layouts == 0 {
             return Ok(None);
         }
@@ -362,10 +379,12 @@ pub fn judge_sampler<R: Rng + ?Sized>(
     time_limit: Option<std::time::Duration>,
     rng: &mut R,
 ) -> Result<Option<Judgement>, SampleError> {
-    let Some(mut judge) = Judge::new(problem)? else {
+    let start = std::time::Instant::now();
+    let Some(mut judge) = Judge::within(problem, time_limit)? else {
         return Ok(None);
     };
-    let mut sampler = Sampler::within(problem.clone(), kind, time_limit)?;
+    let left = time_limit.map(|t| t.saturating_sub(start.elapsed()));
+    let mut sampler = Sampler::within(problem.clone(), kind, left)?;
     for _ in 0..n {
         match sampler.sample(rng) {
             Some(l) => judge.add(&l),

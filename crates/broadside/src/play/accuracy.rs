@@ -206,7 +206,9 @@ pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<Accur
             })
             .collect::<Result<_, Error>>()
     })?;
-    let turns = (0..=run.turns)
+    // Games end: no turn past the longest game is measured.
+    let longest = measured.iter().map(Vec::len).max().unwrap_or(0);
+    let turns = (0..longest)
         .filter_map(|t| {
             let at: Vec<&([f64; 3], f64)> = measured.iter().filter_map(|m| m.get(t)).collect();
             let n = at.len() as f64;

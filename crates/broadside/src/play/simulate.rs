@@ -124,7 +124,6 @@ pub fn simulate_each(
             "at most {MAX_GAMES} games in one run: play a longer table in parts (--first)"
         )));
     }
-    let start = Instant::now();
     let empty = empty_board(&sim.setup)?;
     let mut placer = Placer::new(&sim.placer, &sim.setup, empty).map_err(|e| match e {
         Error::Sample(SampleError::NoLayout) => Error::Request(format!(
@@ -152,6 +151,8 @@ pub fn simulate_each(
     for i in 0..sim.first {
         place(i)?;
     }
+    // The time a game is that of the games played, not of the layouts drawn to skip.
+    let start = Instant::now();
     let book = sim
         .book
         .clone()

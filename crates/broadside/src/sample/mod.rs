@@ -55,7 +55,9 @@ pub enum SampleError {
     #[error(transparent)]
     Count(#[from] CountError),
     /// The time limit ran out before the sampler was ready.
-    #[error("the time limit ran out before the exact count behind the uniform sampler")]
+    #[error(
+        "the time limit ran out before the exact count (of the uniform sampler, or of the judge) was made"
+    )]
     Time,
 }
 
