@@ -43,6 +43,9 @@ pub const STORE_AFTER: Duration = Duration::from_millis(5);
 /// The most positions kept for one game's rules (each holds a count per cell).
 pub const MAX_ENTRIES: usize = 50_000;
 
+/// Positions of a book file recounted when it is read.
+const VERIFIED: usize = 8;
+
 /// The version of the book file format [`Book::save`] writes.
 pub const FILE_VERSION: u32 = 1;
 
@@ -256,11 +259,33 @@ impl Book {
             if let Some(why) = Self::contradiction(&e, d.cells(), ship_cells) {
                 return Err(at(i + 1, format!("a position the book cannot hold: {why}")));
             }
-            read.push(e);
+            read.push((i, e));
+        }
+        // The checks above are necessary conditions only: a few positions are also recounted,
+        // the one with the fewest shots (the opening, which every game reaches) and others
+        // spread over the file.
+        let mut order: Vec<usize> = (0..read.len()).collect();
+        order.sort_by_key(|&k| (read[k].1.key.len(), k));
+        let spread = read.len().div_ceil(VERIFIED - 1).max(1);
+        let verified = order
+            .first()
+            .copied()
+            .into_iter()
+            .chain((0..read.len()).step_by(spread))
+            .take(VERIFIED);
+        for k in verified {
+            let (i, e) = &read[k];
+            if !self.recounts_to(e) {
+                return Err(at(
+                    i + 1,
+                    "a position whose counts are not those of its shots (recounted exactly)"
+                        .into(),
+                ));
+            }
         }
         let n = read.len();
         let mut entries = self.lock();
-        for e in read {
+        for (_, e) in read {
             if entries.len() >= MAX_ENTRIES {
                 break;
             }
@@ -271,6 +296,30 @@ impl Book {
             entries.insert(e.key, Arc::new(entry));
         }
         Ok(n)
+    }
+
+    /// Whether the position of `e` (in the book's frame, which is a position of the game
+    /// too) has the counts `e` gives, counted again; true where the count does not finish.
+    fn recounts_to(&self, e: &FileEntry) -> bool {
+        let shots: Vec<Shot> = e
+            .key
+            .iter()
+            .map(|&k| Shot {
+                cell: k as usize / 2,
+                result: if k % 2 == 1 {
+                    ShotResult::Hit
+                } else {
+                    ShotResult::Miss
+                },
+            })
+            .collect();
+        let Ok(p) = self.setup.after(&shots).build() else {
+            return false;
+        };
+        match HeatMap::compute(&p, Engine::Auto) {
+            Ok(h) if h.complete => h.layouts == e.layouts && h.per_cell == e.per_cell,
+            _ => true,
+        }
     }
 
     /// What is wrong with a position read from a file, if anything: each cell's count at
@@ -389,5 +438,35 @@ mod tests {
         assert!(fresh.is_empty());
         let e = fresh.load("b.book", "").unwrap_err();
         assert!(e.to_string().contains("not a book"), "{e}");
+    }
+
+    /// A forged position that keeps every necessary condition (one cell raised, another
+    /// lowered by as much) is caught by the recount where it matters most: the opening.
+    #[test]
+    fn a_forged_opening_is_refused() {
+        let s = setup(&[3, 2]);
+        let (book, _) = filled(&s);
+        let mut file = Vec::new();
+        book.save(&mut file).unwrap();
+        let text = String::from_utf8(file).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("\"key\":[]"))
+            .expect("the empty board is in the book");
+        let mut entry: serde_json::Value = serde_json::from_str(&lines[at]).unwrap();
+        let cells: Vec<u64> = serde_json::from_value(entry["per_cell"].clone()).unwrap();
+        let layouts = entry["layouts"].as_u64().unwrap();
+        // Raise the first cell by what the most loaded other cell can give.
+        let (other, _) = cells.iter().enumerate().skip(1).max_by_key(|(_, n)| **n).unwrap();
+        let moved = (layouts - cells[0]).min(cells[other]);
+        entry["per_cell"][0] = (cells[0] + moved).into();
+        entry["per_cell"][other] = (cells[other] - moved).into();
+        lines[at] = entry.to_string();
+        let fresh = Book::new(&s, Duration::ZERO);
+        let e = fresh.load("b.book", &lines.join("\n")).unwrap_err();
+        assert_eq!(e.line, at + 1, "{e}");
+        assert!(e.to_string().contains("recounted"), "{e}");
+        assert!(fresh.is_empty());
     }
 }
