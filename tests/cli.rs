@@ -1506,7 +1506,7 @@ fn runs_too_long_to_hold_are_refused_not_attempted() {
             "random",
             "random",
             "--games",
-            "18446744073709551615",
+            "18446744073709551614",
         ][..],
         &["match", "random", "random", "--games", "100000000000"],
         &["simulate", "--shooter", "random", "--games", "100000000000"],
@@ -1556,4 +1556,52 @@ fn validate_and_accuracy_keep_to_their_bounds() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert!(v["turns"].as_array().unwrap().len() <= 65);
+}
+
+#[test]
+fn small_messages_say_what_is_wrong() {
+    // match plays pairs of boards: an odd number of games is refused, not rounded up.
+    let o = run(&["match", "random", "random", "--games", "1"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("even"), "{}", stderr(&o));
+    // A fleet count past any board blames the count.
+    let o = run(
+        &[
+            "count",
+            "--size",
+            "5x5",
+            "--fleet",
+            "99999999999999999999x2",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("ship count"), "{}", stderr(&o));
+    // A sinking with no hit before it is blamed as a shot, not as a clue nobody gave.
+    let o = run(
+        &["advise", "--size", "6x6", "--fleet", "3 2"],
+        Some("C3 sunk 3\nquit\n"),
+    );
+    assert!(
+        stdout(&o).contains("no ship of the fleet fits the shot C3 sunk 3"),
+        "{}",
+        stdout(&o)
+    );
+    // A JSON array of problems is read as JSON, and a JSON error says its place once.
+    let one = stdout(&run(
+        &["convert", "puzzles/game/kancko-5x5.txt", "--to", "json"],
+        None,
+    ));
+    let array = format!("[{}, {}]", one.trim(), one.trim());
+    let o = run(&["count", "-"], Some(&array));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).matches("25 layouts").count(),
+        2,
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["count", "-"], Some("{\"width\": 3}"));
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).matches("column").count(), 1, "{}", stderr(&o));
 }

@@ -57,6 +57,10 @@ pub enum Conflict {
         /// The clue's symbol.
         clue: char,
     },
+    /// A hit (or a sinking) that no allowed placement covers: the shots together leave its
+    /// ship no place.
+    #[error("no ship of the fleet fits the shot {0} together with the other shots")]
+    UncoverableShot(String),
     /// A row needs more ship cells than it has cells that may hold one.
     #[error(
         "{} needs {count} ship cells but only {room} of its cells can hold one",
@@ -174,11 +178,21 @@ impl Problem {
         }
         for cell in self.required_cells() {
             if !coverable[cell] {
-                let (row, col) = d.row_col(cell);
-                out.push(Conflict::Uncoverable {
-                    row,
-                    col,
-                    clue: s.clue(cell).map_or('*', Clue::symbol),
+                let shot = s.observations.shots.iter().find(|x| {
+                    x.cell == cell
+                        && !matches!(x.result, ShotResult::Miss | ShotResult::Sonar { .. })
+                });
+                let given = self.given().clue(cell).is_some_and(Clue::is_ship);
+                out.push(match shot {
+                    Some(x) if !given => Conflict::UncoverableShot(print_shot(d, &s.fleet, x)),
+                    _ => {
+                        let (row, col) = d.row_col(cell);
+                        Conflict::Uncoverable {
+                            row,
+                            col,
+                            clue: s.clue(cell).map_or('*', Clue::symbol),
+                        }
+                    }
                 });
             }
         }

@@ -132,6 +132,14 @@ impl Fleet {
             // A name: a declared shape, or followed by a length. Something number-like that is
             // not a whole number (`-2`, `2.5`) is a mistyped length, not a name.
             if t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') {
+                // COUNTxLENGTH whose count is no number this fleet can hold.
+                if let Some((n, l)) = t.split_once(['x', 'X', '×'])
+                    && number(l).is_some_and(|l| l > 0)
+                    && n.chars().all(|c| c.is_ascii_digit())
+                    && !n.is_empty()
+                {
+                    return Err(err("a ship count too large for any board", t));
+                }
                 return Err(err("a ship length must be a whole number of at least 1", t));
             }
             let shape = if let Some((_, s)) = shapes.iter().find(|(n, _)| n == t) {

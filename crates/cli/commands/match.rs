@@ -6,6 +6,7 @@ use broadside::play::{PlacerKind, ShooterKind, Side, play_match};
 
 use crate::args::GameArgs;
 use crate::report::{Printer, describe};
+use crate::usage;
 
 /// The options of `match`.
 #[derive(clap::Args)]
@@ -43,7 +44,12 @@ pub fn run(args: &Args) -> Result<bool> {
         shooter: args.b,
         placer: args.placer_b.clone(),
     };
-    let m = play_match(&setup, a, b, args.games.div_ceil(2), args.seed)?;
+    if args.games % 2 == 1 {
+        return Err(usage(
+            "--games counts the games of pairs of boards, each played with either side starting: give an even number",
+        ));
+    }
+    let m = play_match(&setup, a, b, args.games / 2, args.seed)?;
     let (a, b) = (&m.a, &m.b);
     let mut printer = Printer::new(args.json);
     if args.json {

@@ -220,6 +220,22 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
 /// Parses one or more problems in the JSON format, one after another (as `convert --to json`
 /// writes several, a line each). Errors in a later problem give its own line.
 pub fn parse_many(input: &str) -> Result<Vec<ProblemSpec>, ParseError> {
+    if input.trim_start().starts_with('[') {
+        // An array of problems: each is named by its place in the array in errors.
+        let all: Vec<JsonProblem> =
+            serde_json::from_str(input).map_err(|e| ParseError::from_json(&e, 0))?;
+        return all
+            .into_iter()
+            .enumerate()
+            .map(|(i, jp)| {
+                let at = |message: String| {
+                    ParseError::new(1, 1, format!("problem {} of the array: {message}", i + 1))
+                };
+                let spec = jp.into_spec().map_err(|e| at(e.message))?;
+                super::described(spec, 1).map_err(|e| at(e.to_string()))
+            })
+            .collect();
+    }
     let mut out = Vec::new();
     let mut stream = serde_json::Deserializer::from_str(input).into_iter::<JsonProblem>();
     loop {

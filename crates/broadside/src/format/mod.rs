@@ -52,7 +52,11 @@ impl ParseError {
 
     /// An error from serde_json, which reports line and column itself.
     pub fn from_json(e: &serde_json::Error, line_offset: usize) -> Self {
-        ParseError::new(e.line() + line_offset, e.column().max(1), e.to_string())
+        // serde's message ends with the place, which the error already says.
+        let message = e.to_string();
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        let message = message.strip_suffix(&place).unwrap_or(&message).to_string();
+        ParseError::new(e.line() + line_offset, e.column().max(1), message)
     }
 }
 
@@ -86,6 +90,10 @@ impl Format {
             return Format::Jsonl;
         }
         let trimmed = content.trim_start();
+        // A JSON array of broadside's JSON problems.
+        if trimmed.starts_with('[') {
+            return Format::Json;
+        }
         if trimmed.starts_with('{') {
             if content.contains("\"rowSums\"") {
                 return Format::Xcsp;

@@ -278,8 +278,7 @@ impl Book {
             if !self.recounts_to(e) {
                 return Err(at(
                     i + 1,
-                    "a position whose counts are not those of its shots (recounted exactly)"
-                        .into(),
+                    "a position whose counts are not those of its shots (recounted exactly)".into(),
                 ));
             }
         }
@@ -458,7 +457,12 @@ mod tests {
         let cells: Vec<u64> = serde_json::from_value(entry["per_cell"].clone()).unwrap();
         let layouts = entry["layouts"].as_u64().unwrap();
         // Raise the first cell by what the most loaded other cell can give.
-        let (other, _) = cells.iter().enumerate().skip(1).max_by_key(|(_, n)| **n).unwrap();
+        let (other, _) = cells
+            .iter()
+            .enumerate()
+            .skip(1)
+            .max_by_key(|(_, n)| **n)
+            .unwrap();
         let moved = (layouts - cells[0]).min(cells[other]);
         entry["per_cell"][0] = (cells[0] + moved).into();
         entry["per_cell"][other] = (cells[other] - moved).into();
