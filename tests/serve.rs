@@ -425,3 +425,89 @@ fn match_work_is_bounded_and_refusals_are_client_errors() {
     let r = request(&server.addr, "POST", "/api/svg?engine=dp", Some(&puzzle)).unwrap();
     assert_eq!(r.status, 400, "{}", r.body);
 }
+
+/// The server under a hostile mix, all on 127.0.0.1 and bounded in count and time: silent
+/// clients, oversized and malformed bodies, many distinct counts at once and expensive match
+/// requests. The page answers within a second throughout, and the server's memory stays under
+/// the bound docs/SERVE.md gives.
+#[test]
+fn soak_the_page_answers_throughout_and_memory_stays_bounded() {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let mut server = Server::start(&["--threads", "2", "--time-limit", "1"]);
+    let addr = server.addr.clone();
+    let done = AtomicBool::new(false);
+    let worst = std::thread::scope(|scope| {
+        // Twenty silent clients, each promising a body it never sends.
+        let silent: Vec<std::net::TcpStream> = (0..20)
+            .map(|_| {
+                let mut s = std::net::TcpStream::connect(&addr).unwrap();
+                write!(
+                    s,
+                    "POST /api/probs HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\nsize"
+                )
+                .unwrap();
+                s
+            })
+            .collect();
+        // Work that costs: distinct states (each a count the cache cannot answer), oversized
+        // and malformed bodies, and matches that ask for too much.
+        let workers: Vec<_> = (0..4)
+            .map(|w| {
+                let addr = addr.clone();
+                scope.spawn(move || {
+                    // A count that takes the whole time limit, holding a worker.
+                    let hard = std::fs::read("puzzles/hard/hard-15x15-14ships-s1.txt").unwrap();
+                    let r = request(&addr, "POST", "/api/probs", Some(&hard)).unwrap();
+                    assert_eq!(r.status, 200);
+                    for i in 0..15 {
+                        let body = format!(
+                            "size: 9x9\nfleet: 4 3 3 2\nrules: touch\nshots:\nA{} miss\n",
+                            1 + (w * 15 + i) % 9
+                        );
+                        let r = request(&addr, "POST", "/api/probs", Some(body.as_bytes()));
+                        assert!(r.is_ok_and(|r| r.status == 200));
+                        let big = vec![b'x'; (1 << 20) + 10];
+                        let r = request(&addr, "POST", "/api/best", Some(&big)).unwrap();
+                        assert_eq!(r.status, 413);
+                        let r =
+                            request(&addr, "POST", "/api/probs", Some(b"size: banana")).unwrap();
+                        assert_eq!(r.status, 400);
+                        let r = request(
+                            &addr,
+                            "POST",
+                            "/api/match?shooter=mcts:999999999",
+                            Some(b"size: 6x6\nfleet: 3 2\n"),
+                        )
+                        .unwrap();
+                        assert_eq!(r.status, 400);
+                    }
+                })
+            })
+            .collect();
+        // The page, asked every 100 ms while that goes on.
+        let page = scope.spawn(|| {
+            let mut worst = Duration::ZERO;
+            while !done.load(Ordering::Relaxed) {
+                let start = Instant::now();
+                let r = request(&addr, "GET", "/", None).unwrap();
+                assert_eq!(r.status, 200);
+                worst = worst.max(start.elapsed());
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            worst
+        });
+        for w in workers {
+            w.join().unwrap();
+        }
+        done.store(true, Ordering::Relaxed);
+        drop(silent);
+        page.join().unwrap()
+    });
+    assert!(worst < Duration::from_secs(1), "the page took {worst:?}");
+    assert!(server.running());
+    if let Some(kib) = server.resident_kib() {
+        assert!(kib < 512 * 1024, "the server holds {kib} KiB");
+    }
+}

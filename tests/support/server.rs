@@ -33,6 +33,16 @@ impl Server {
         Server { child, addr }
     }
 
+    /// The server process's resident memory in KiB (Linux), `None` where it cannot be read.
+    #[allow(dead_code)]
+    pub fn resident_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    }
+
     /// Whether the process is still running.
     #[allow(dead_code)]
     pub fn running(&mut self) -> bool {

@@ -139,7 +139,8 @@ fn respond(server: &Server, workers: &Arc<Permits>, mut request: tiny_http::Requ
             (Ok(n), _) if n > MAX_BODY => too_large(),
             (Ok(_), Err(_)) => Arc::new(Reply::error(400, "the body is not UTF-8 text")),
             (Ok(_), Ok(body)) => {
-                let _working = workers.acquire();
+                // Counting is what the permits bound; the page's assets need none.
+                let _working = (method != "GET").then(|| workers.acquire());
                 catch_unwind(AssertUnwindSafe(|| {
                     routes::route(server, &method, &url, &body)
                 }))
