@@ -57,6 +57,22 @@ impl HeatMap {
         Self::compute_with(problem, engine, &opts)
     }
 
+    /// [`HeatMap::compute`] within `time_limit`: a map cut short is not
+    /// [`HeatMap::complete`].
+    pub fn compute_within(
+        problem: &Problem,
+        engine: Engine,
+        time_limit: Option<std::time::Duration>,
+    ) -> Result<HeatMap, CountError> {
+        let opts = CountOptions {
+            per_cell: true,
+            parallel: true,
+            time_limit,
+            ..CountOptions::default()
+        };
+        Self::compute_with(problem, engine, &opts)
+    }
+
     /// Counts with `engine` and the given options (`per_cell` is forced on). A count cut
     /// short by a limit gives a map whose [`HeatMap::complete`] is false. Counts past 2^128
     /// are [`CountError::Overflow`]; [`HeatMap::compute_in`] with [`BigUint`] takes them.

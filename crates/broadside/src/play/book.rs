@@ -136,6 +136,17 @@ impl Book {
     /// the position can be and the count took a while). `None` where the count does not
     /// finish.
     pub fn heat(&self, problem: &Problem, shots: &[Shot], engine: Engine) -> Option<HeatMap> {
+        self.heat_within(problem, shots, engine, None)
+    }
+
+    /// [`Book::heat`], a count it makes cut off at `time_limit` (`None` then).
+    pub fn heat_within(
+        &self,
+        problem: &Problem,
+        shots: &[Shot],
+        engine: Engine,
+        time_limit: Option<Duration>,
+    ) -> Option<HeatMap> {
         let d = self.setup.dims;
         let keyed = self.key(shots);
         if let Some((key, g)) = &keyed
@@ -145,7 +156,7 @@ impl Book {
             return Some(HeatMap::of_counts(problem, e.layouts, per_cell, None));
         }
         let start = Instant::now();
-        let heat = HeatMap::compute(problem, engine)
+        let heat = HeatMap::compute_within(problem, engine, time_limit)
             .ok()
             .filter(|h| h.complete)?;
         if let Some((key, g)) = keyed

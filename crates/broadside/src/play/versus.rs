@@ -72,7 +72,8 @@ impl Versus {
         Versus::within(setup, placer, shooter, your_placer, seed, None)
     }
 
-    /// [`Versus::new`], each placer prepared within `time_limit` (an error past it).
+    /// [`Versus::new`], each placer prepared within `time_limit` (an error past it) and each
+    /// exact count of the computer's shooter cut off there (it then fires at any open cell).
     pub fn within(
         setup: &Setup,
         placer: &PlacerKind,
@@ -95,7 +96,7 @@ impl Versus {
             theirs: Game::new(setup.clone(), theirs),
             yours: Game::new(setup.clone(), yours),
             shooter_kind: shooter,
-            shooter: shooter.shooter(Some(Book::for_run(setup))),
+            shooter: shooter.shooter_within(Some(Book::for_run(setup)), time_limit),
             rng: stream(seed, 0, 2),
             seed,
         })

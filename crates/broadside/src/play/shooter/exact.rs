@@ -2,6 +2,7 @@
 //! estimates it from samples (Naslausky & Figueiredo's method).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rand::Rng;
 
@@ -23,23 +24,27 @@ pub(super) fn position(setup: &Setup, shots: &[Shot]) -> Option<Problem> {
 }
 
 /// Where a shooter's exact heat maps come from: counted, or looked up in the book it was
-/// given when the book is for the game's rules (the games of a run share one).
+/// given when the book is for the game's rules (the games of a run share one); a count is cut
+/// off at the time limit when there is one (the shooter then fires as if it had no map).
 #[derive(Clone, Default)]
 pub(super) struct Exact {
     book: Option<Arc<Book>>,
+    time_limit: Option<Duration>,
 }
 
 impl Exact {
-    pub(super) fn new(book: Option<Arc<Book>>) -> Exact {
-        Exact { book }
+    pub(super) fn new(book: Option<Arc<Book>>, time_limit: Option<Duration>) -> Exact {
+        Exact { book, time_limit }
     }
 
     /// The exact heat map after `shots`; `None` where no engine could finish.
     fn heat(&self, setup: &Setup, shots: &[Shot]) -> Option<HeatMap> {
         let p = position(setup, shots)?;
         match &self.book {
-            Some(book) if book.setup() == setup => book.heat(&p, shots, Engine::Auto),
-            _ => HeatMap::compute(&p, Engine::Auto)
+            Some(book) if book.setup() == setup => {
+                book.heat_within(&p, shots, Engine::Auto, self.time_limit)
+            }
+            _ => HeatMap::compute_within(&p, Engine::Auto, self.time_limit)
                 .ok()
                 .filter(|h| h.complete),
         }

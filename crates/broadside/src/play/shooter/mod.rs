@@ -290,7 +290,18 @@ impl ShooterKind {
     /// is given and is for the game's rules (the games of a run share one), and count every
     /// position otherwise: the same choices either way.
     pub fn shooter(self, book: Option<Arc<Book>>) -> Box<dyn Shooter> {
-        let exact = Exact::new(book);
+        self.shooter_within(book, None)
+    }
+
+    /// [`ShooterKind::shooter`], whose exact counts are cut off at `time_limit` a shot (past
+    /// it the shooter fires as greedy does without a map: at any open cell). What bounds a
+    /// server's moves; a run without a limit plays the same games whatever the machine.
+    pub fn shooter_within(
+        self,
+        book: Option<Arc<Book>>,
+        time_limit: Option<std::time::Duration>,
+    ) -> Box<dyn Shooter> {
+        let exact = Exact::new(book, time_limit);
         match self {
             ShooterKind::Random => Box::new(Random { order: Vec::new() }),
             ShooterKind::HuntTarget => Box::new(HuntTarget::new(Hunt::Any)),
