@@ -328,6 +328,8 @@ fn silent_clients_hold_no_worker() {
     let server = Server::start(&["--threads", "4"]);
     let silent: Vec<std::net::TcpStream> = (0..8)
         .map(|_| {
+            // A few milliseconds apart, for tiny_http's pool (see the soak test).
+            std::thread::sleep(std::time::Duration::from_millis(20));
             let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
             write!(
                 s,
