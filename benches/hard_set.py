@@ -2,7 +2,7 @@
 """Times each engine and `auto` on the hard benchmark set: `solve` and `count --limit 2`.
 
 The set is every puzzle of `puzzles/hard` (row and column counts, no given cell) and the three
-puzzles of `../shared/external-puzzles` the enumerator takes longest on. Each command runs as a
+puzzles of `puzzles/external` the enumerator takes longest on. Each command runs as a
 whole process, three times (once when it passes the timeout), and the median wall time is
 printed as a Markdown table with `auto`'s ratio to the best single engine and whether it is
 within the target: 1.2 x best + 20 ms. Run from the repository's top after a release build:
@@ -28,7 +28,7 @@ EXTERNAL = [("rubin303.jsonl", "rubin-2794"), ("ist25.jsonl", "ist-instance10"),
 def external(tmp):
     out = []
     for corpus, name in EXTERNAL:
-        path = os.path.join("..", "shared", "external-puzzles", corpus)
+        path = os.path.join("puzzles", "external", corpus)
         with open(path) as f:
             for line in f:
                 if line.strip() and json.loads(line).get("id") == name:

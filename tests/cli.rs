@@ -904,10 +904,8 @@ fn input_that_would_be_ignored_or_misread_is_refused() {
 
 #[test]
 fn several_problems_converted_to_json_read_back() {
-    let Some(files) = common_external() else {
-        return;
-    };
-    let o = run(&["convert", "--to", "json", &files], None);
+    let files = "puzzles/external/krazydad12.jsonl";
+    let o = run(&["convert", "--to", "json", files], None);
     assert_eq!(o.status.code(), Some(0));
     let json = stdout(&o);
     assert!(json.lines().count() > 1);
@@ -917,20 +915,6 @@ fn several_problems_converted_to_json_read_back() {
         stdout(&back).matches("1 solution (unique)").count(),
         json.lines().count()
     );
-}
-
-/// The Krazydad collection beside this checkout, or `None` after saying the test is skipped.
-fn common_external() -> Option<String> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/external-puzzles/krazydad12.jsonl"
-    );
-    if std::path::Path::new(path).exists() {
-        Some(path.to_string())
-    } else {
-        eprintln!("skipped: ../shared/external-puzzles is not beside this checkout");
-        None
-    }
 }
 
 #[test]

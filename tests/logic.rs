@@ -55,9 +55,7 @@ fn check_file(path: &std::path::Path, grades: &mut BTreeMap<String, BTreeMap<Gra
 
 #[test]
 fn the_logical_solver_is_sound_on_every_real_puzzle() {
-    let Some(files) = common::external_puzzle_files() else {
-        return;
-    };
+    let files = common::external_puzzle_files();
     let mut grades = BTreeMap::new();
     for f in files {
         check_file(&f, &mut grades);

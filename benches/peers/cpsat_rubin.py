@@ -7,7 +7,7 @@ a ship cell exactly when one chosen placement covers it, no placement's halo hol
 cell (no touching), exactly n placements of a length the fleet has n of, row and column
 counts, and the hints. CP-SAT (one worker) finds a solution, then a clause excluding it is
 added and a second solve proves there is no other. The time per puzzle includes building
-the model, as the reference figures in ../shared/external-puzzles/README.md do.
+the model, as the reference figures in puzzles/external/README.md do.
 
 Usage: python3 benches/peers/cpsat_rubin.py [FILE.jsonl]   (default: rubin303)
 Needs: pip install ortools
@@ -82,7 +82,7 @@ def solve(p):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else "../shared/external-puzzles/rubin303.jsonl"
+    path = sys.argv[1] if len(sys.argv) > 1 else "puzzles/external/rubin303.jsonl"
     times = []
     for line in open(path):
         p = json.loads(line)

@@ -336,22 +336,20 @@ pub fn record_around(
     Some((spec, layout))
 }
 
-/// The JSON-lines files of `../shared/external-puzzles`, sorted; `None` (after saying the
-/// test is skipped) where the collection is not beside this checkout.
-pub fn external_puzzle_files() -> Option<Vec<std::path::PathBuf>> {
-    let dir =
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/external-puzzles");
-    if !dir.is_dir() {
-        eprintln!("skipped: ../shared/external-puzzles is not beside this checkout");
-        return None;
-    }
+/// The JSON-lines files of `puzzles/external` (the real third-party puzzles), sorted.
+pub fn external_puzzle_files() -> Vec<std::path::PathBuf> {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("puzzles/external");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .collect();
     files.sort();
-    Some(files)
+    assert!(
+        files.len() >= 5,
+        "the external puzzles are in puzzles/external"
+    );
+    files
 }
 
 /// Asserts that a puzzle's clues are minimal: without any one of them, a second solution
