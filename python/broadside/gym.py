@@ -5,7 +5,8 @@ cell. The observation is the shot grid (``Game.grid``: 0 not fired at, 1 water, 
 3 part of a ship reported sunk), the reward is -1 per shot (so an episode's return is minus
 the shots it took), and the episode ends when every ship is sunk. ``info["probs"]`` is the
 exact probability of a ship on each cell given the shots so far, ``info["action_mask"]``
-the cells not fired at. Importing this module registers ``broadside/Battleship-v0``.
+the cells not fired at (also ``env.action_masks()``, as sb3-contrib's ``MaskablePPO`` asks
+for it). Importing this module registers ``broadside/Battleship-v0``.
 
 >>> import gymnasium, broadside.gym
 >>> env = gymnasium.make("broadside/Battleship-v0", size=(5, 5), fleet=[3, 2])
@@ -71,10 +72,14 @@ class BattleshipEnv(gym.Env):
         """What the agent knows: a copy of the shots so far as a ``broadside.Game``."""
         return self._game.copy()
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as a boolean vector over the cells: those not fired at (the
+        method sb3-contrib's ``MaskablePPO`` looks for)."""
+        return (self._game.grid() == 0).reshape(-1)
+
     def _info(self, result: Optional[str] = None) -> dict[str, Any]:
-        grid = self._game.grid()
         info: dict[str, Any] = {
-            "action_mask": (grid == 0).reshape(-1).astype(np.int8),
+            "action_mask": self.action_masks().astype(np.int8),
             "shots": self._board.shots,
         }
         if result is not None:

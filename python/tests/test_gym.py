@@ -74,3 +74,14 @@ def test_the_board_hides_a_fleet_of_the_placer():
         assert result.split()[1] in ("hit", "sunk")
     assert b.over and b.shots == 17
     assert b.view().count() == 1
+
+
+def test_action_masks_are_the_cells_not_fired_at():
+    env = BattleshipEnv(size=(5, 5), fleet=[3, 2], probs=False)
+    _, info = env.reset(seed=2)
+    mask = env.action_masks()
+    assert mask.dtype == bool and mask.shape == (25,) and mask.all()
+    _, _, _, _, info = env.step(7)
+    mask = env.action_masks()
+    assert not mask[7] and mask.sum() == 24
+    assert (info["action_mask"] == mask.astype(np.int8)).all()
