@@ -25,7 +25,10 @@ fn games(c: &mut Criterion) {
         ShooterKind::Parity,
         ShooterKind::Checkerboard,
         ShooterKind::Knight,
-        ShooterKind::Density,
+        ShooterKind::Habr,
+        ShooterKind::Density {
+            weight: broadside::play::DENSITY_WEIGHT,
+        },
     ] {
         g.bench_function(format!("standard game, {shooter}"), |b| {
             let mut i = 0;

@@ -47,7 +47,9 @@ fn fast_counts_equal_a_full_recount_on_positions_of_real_games() {
             };
             let sim = Simulation {
                 setup: setup.clone(),
-                shooter: ShooterKind::Density,
+                shooter: ShooterKind::Density {
+                    weight: broadside::play::DENSITY_WEIGHT,
+                },
                 placer: PlacerKind::Uniform,
                 games: 4,
                 first: 0,

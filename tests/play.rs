@@ -50,7 +50,10 @@ fn every_game_ends_sunk_and_its_record_is_true() {
         ShooterKind::Parity,
         ShooterKind::Checkerboard,
         ShooterKind::Knight,
-        ShooterKind::Density,
+        ShooterKind::Density {
+            weight: broadside::play::DENSITY_WEIGHT,
+        },
+        ShooterKind::Habr,
         ShooterKind::Greedy,
         ShooterKind::MinPossible { open: 12 },
         "sampled:30".parse().unwrap(),
@@ -158,7 +161,9 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
     assert!(even.ci95[0] <= 0.5 && 0.5 <= even.ci95[1], "{even:?}");
     let m = play_match(
         &setup,
-        side(ShooterKind::Density),
+        side(ShooterKind::Density {
+            weight: broadside::play::DENSITY_WEIGHT,
+        }),
         side(ShooterKind::Random),
         500,
         5,
@@ -169,7 +174,9 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
     let back = play_match(
         &setup,
         side(ShooterKind::Random),
-        side(ShooterKind::Density),
+        side(ShooterKind::Density {
+            weight: broadside::play::DENSITY_WEIGHT,
+        }),
         500,
         5,
     )
@@ -185,7 +192,9 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "parity",
         "checkerboard",
         "knight",
-        "density",
+        "density:50",
+        "density:3",
+        "habr",
         "greedy",
         "mp:70",
         "sampled:1000",
@@ -225,7 +234,8 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "pk",
         "pk-sp",
         "pk:3x7",
-        "adversarial:density",
+        "adversarial:density:50",
+        "adversarial:habr",
         "adversarial:mp:70",
         "file:layouts.txt",
     ] {
@@ -411,7 +421,15 @@ fn the_file_placer_hands_out_its_layouts_in_turn() {
         "{\"layout\": [\"<>...\", \".....\", \"..<m>\", \".....\"]}\n\n^....\nv....\n.....\n<m>..\n",
     )
     .unwrap();
-    let mut s = sim(5, 4, &[3, 2], Rules::Touch, ShooterKind::Density);
+    let mut s = sim(
+        5,
+        4,
+        &[3, 2],
+        Rules::Touch,
+        ShooterKind::Density {
+            weight: broadside::play::DENSITY_WEIGHT,
+        },
+    );
     s.placer = PlacerKind::File(path.clone());
     s.games = 4;
     let (_, games) = simulate(&s, &|_| {}).unwrap();
@@ -441,7 +459,15 @@ fn the_file_placer_hands_out_its_layouts_in_turn() {
 /// more shots against it than against uniform layouts, on the same seeds.
 #[test]
 fn the_adversarial_placer_costs_its_shooter_shots() {
-    let mut s = sim(8, 8, &[4, 3, 2], Rules::Touch, ShooterKind::Density);
+    let mut s = sim(
+        8,
+        8,
+        &[4, 3, 2],
+        Rules::Touch,
+        ShooterKind::Density {
+            weight: broadside::play::DENSITY_WEIGHT,
+        },
+    );
     s.games = 400;
     let (uniform, _) = simulate(&s, &|_| {}).unwrap();
     s.placer = "adversarial:density".parse().unwrap();
@@ -563,4 +589,77 @@ fn accuracy_at_the_first_turn_is_the_top_probability() {
     let table = accuracy(&run, &|_| {}).unwrap();
     assert_eq!(table.turns.len(), 5);
     assert!(table.turns.iter().all(|t| t.boards > 0.0));
+}
+
+/// `density:W` is the public engine's rule: a position covering `k` open hits weighs `W^k`,
+/// ties go to the first cell in reading order, and a sinking is credited to the line of hits
+/// through the sinking shot even when the shot is in its middle.
+#[test]
+fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
+    use broadside::Layout;
+    use broadside::play::{DENSITY_WEIGHT, Game};
+    assert_eq!(
+        "density".parse::<ShooterKind>().unwrap(),
+        ShooterKind::Density {
+            weight: DENSITY_WEIGHT
+        }
+    );
+    for word in ["density:1", "density:50", "density:7", "habr"] {
+        let k: ShooterKind = word.parse().unwrap();
+        assert_eq!(k.to_string(), word);
+    }
+    assert_eq!(
+        ShooterKind::Density { weight: 50 }.to_string(),
+        "density:50"
+    );
+    for bad in [
+        "density:0",
+        "density:-1",
+        "density:x",
+        "density:99999999999",
+        "habr:2",
+    ] {
+        assert!(bad.parse::<ShooterKind>().is_err(), "{bad}");
+    }
+    // A 7x1 board: the 3-ship on A1-C1, the 2-ship on E1-F1. A1 and C1 hit, then B1 sinks
+    // the 3-ship: its cells are A1-C1, so the 2-ship lies within D1-G1 and E1 and F1 are
+    // covered twice (E1 first). Were the sinking not credited, C1 would stay an open hit and
+    // D1, next to it, would weigh 50.
+    let setup = Setup {
+        dims: Dims::new(7, 1),
+        fleet: Fleet::straight(&[3, 2]),
+        rules: Rules::Touch,
+        sinking: Sinking::Announced,
+        rocks: Vec::new(),
+    };
+    let layout = Layout::from_rows(&["<m>.<>.".to_string()], setup.dims, &setup.fleet).unwrap();
+    let mut game = Game::new(setup.clone(), layout);
+    for cell in [0, 2, 1] {
+        game.fire(cell);
+    }
+    let mut rng = broadside::rng::stream(1, 0, 0);
+    for word in ["density:2", "density:50"] {
+        let mut shooter = word.parse::<ShooterKind>().unwrap().shooter(None);
+        assert_eq!(shooter.choose(&setup, game.shots(), &mut rng), 4, "{word}");
+    }
+    // Weights: a 6x1 board, a 2-ship on E1-F1, F1 hit. E1 is covered by the one position
+    // through F1 (weight W) and one away from it; B1, C1 and D1 by two positions each.
+    // density:1 hunts as if no hit were open, ties going to B1, the first in reading order;
+    // from W = 2 on it finishes at E1.
+    let setup = Setup {
+        dims: Dims::new(6, 1),
+        fleet: Fleet::straight(&[2]),
+        ..setup
+    };
+    let layout = Layout::from_rows(&["....<>".to_string()], setup.dims, &setup.fleet).unwrap();
+    let mut game = Game::new(setup.clone(), layout);
+    game.fire(5);
+    for (weight, cell) in [(1, 1), (2, 4), (50, 4)] {
+        let mut shooter = ShooterKind::Density { weight }.shooter(None);
+        assert_eq!(
+            shooter.choose(&setup, game.shots(), &mut rng),
+            cell,
+            "{weight}"
+        );
+    }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
+use broadside::answer::ShotsFile;
 use broadside::format::json::JsonProblem;
 use broadside::output;
 use broadside::play::{Book, PlacerKind, Setup, ShooterKind, Simulation, simulate_each};
@@ -18,7 +19,7 @@ use crate::{interrupt, usage};
 /// The options of `simulate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Who shoots: random, hunt-target, parity, checkerboard, knight, density, greedy (exact),
+    /// Who shoots: random, hunt-target, parity, checkerboard, knight, density (density:W), habr, greedy (exact),
     /// mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X), endgame:N, rollout:N or mcts:N; see
     /// docs/PLAY.md.
     #[arg(long)]
@@ -49,6 +50,10 @@ pub struct Args {
     /// a line (any command reads it back).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Write the shots of every game to this shots file, with the command that plays them
+    /// again: a compact record of the run (`summarize` reads it; docs/RESULTS.md).
+    #[arg(long, value_name = "FILE")]
+    shots: Option<PathBuf>,
     /// Start exact play from the heat maps kept in this book file, when it exists, and write
     /// the book back with what this run counted (docs/PLAY.md).
     #[arg(long, value_name = "FILE")]
@@ -86,6 +91,38 @@ fn save_book(book: &Book, path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The `broadside` arguments that play `sim`'s games again, but for `--games` and `--first`:
+/// the game as given (its file, or every option spelled out, so a change of defaults does
+/// not change the games), the shooter, the placer and the seed.
+fn replay_argv(args: &Args, sim: &Simulation) -> Vec<String> {
+    let mut argv: Vec<String> = vec![
+        "simulate".into(),
+        "--shooter".into(),
+        sim.shooter.to_string(),
+    ];
+    if sim.placer != PlacerKind::Uniform {
+        argv.extend(["--placer".into(), sim.placer.to_string()]);
+    }
+    argv.extend(["--seed".into(), sim.seed.to_string()]);
+    match &args.game.file {
+        Some(file) => argv.push(file.clone()),
+        None => {
+            let s = &sim.setup;
+            argv.extend([
+                "--size".into(),
+                s.dims.to_string(),
+                "--fleet".into(),
+                s.fleet.describe(),
+                "--rules".into(),
+                s.rules.to_string(),
+                "--sinking".into(),
+                s.sinking.to_string(),
+            ]);
+        }
+    }
+    argv
+}
+
 pub fn run(args: &Args) -> Result<bool> {
     let shooter = match (args.shooter, args.sampler) {
         (ShooterKind::Sampled { boards, .. }, Some(sampler)) => {
@@ -98,7 +135,7 @@ pub fn run(args: &Args) -> Result<bool> {
     };
     let setup = args.game.setup()?;
     // What the run writes is checked before the first game, not after the last.
-    for path in [&args.book, &args.out].into_iter().flatten() {
+    for path in [&args.book, &args.out, &args.shots].into_iter().flatten() {
         output::check_writable(path).map_err(|e| usage(e.to_string()))?;
     }
     let book = match &args.book {
@@ -115,10 +152,12 @@ pub fn run(args: &Args) -> Result<bool> {
         book: book.as_ref().map(|(_, b)| b.clone()),
     };
     let mut out = args.out.as_deref().map(output::Lines::create).transpose()?;
+    let mut shots = Vec::new();
     let mut write_error = None;
     let stop = interrupt::stop_on_ctrl_c();
     let bar = progress_bar(sim.games);
     let summary = simulate_each(&sim, &|done| bar.set_position(done), stop, &mut |p| {
+        shots.push(p.shots as u32);
         let Some(lines) = &mut out else {
             return true;
         };
@@ -138,6 +177,18 @@ pub fn run(args: &Args) -> Result<bool> {
         save_book(&book, path)?;
     }
     let summary = summary?;
+    // The shots file holds the games played, also when the run was cut short.
+    if let Some(path) = &args.shots {
+        let file = ShotsFile {
+            argv: replay_argv(args, &sim),
+            seed: sim.seed,
+            first: sim.first,
+            games: shots.len() as u64,
+            shots,
+        };
+        let text = serde_json::to_string(&file).expect("a shots file always prints as JSON");
+        output::write_whole(path, format!("{text}\n").as_bytes())?;
+    }
     let mut printer = Printer::new(args.json);
     if args.json {
         printer.push(&summary)?;

@@ -1,19 +1,23 @@
-//! `broadside summarize`: the games `simulate --out` wrote, summarised as `simulate` prints a
-//! run (the parts of a run played with `--first`, together), or compared game by game with
-//! another run's on the same hidden layouts.
+//! `broadside summarize`: the games `simulate --out` wrote (or the shots `simulate --shots`
+//! kept), summarised as `simulate` prints a run (the parts of a run played with `--first`,
+//! together), or compared game by game with another run's on the same hidden layouts.
 
-use anyhow::Result;
+use std::path::PathBuf;
 
-use broadside::answer;
+use anyhow::{Context, Result};
+
+use broadside::answer::{self, GamesSummary, PairedSummary, ShotsFile};
+use broadside::output;
 
 use crate::args::read_problems;
 use crate::report::Printer;
+use crate::usage;
 
 /// The options of `summarize`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The run's game files, as `simulate --out` writes them (the parts of one run, in any
-    /// order).
+    /// The run's game files, as `simulate --out` writes them, or its shots files, as
+    /// `simulate --shots` writes them (the parts of one run, in any order).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<String>,
     /// Compare the run with this one, game by game (its parts, in any order): the games both
@@ -24,6 +28,71 @@ pub struct Args {
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
+    /// Write the run's shots files, put together, to this shots file (the parts of a run
+    /// played with --first, as one).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+}
+
+/// A run read back: its games, or its shots.
+enum Run {
+    Games(Vec<broadside::ProblemSpec>),
+    Shots(ShotsFile),
+}
+
+/// Whether `text` is a shots file (a JSON object with an `argv`) rather than game records.
+fn is_shots_file(text: &str) -> bool {
+    matches!(
+        serde_json::from_str::<serde_json::Value>(text),
+        Ok(serde_json::Value::Object(o)) if o.contains_key("argv")
+    )
+}
+
+/// The run in `files`, all of one kind.
+fn read_run(files: &[String]) -> Result<Run> {
+    let mut shots = Vec::new();
+    let mut games = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
+        if is_shots_file(&text) {
+            shots.push(ShotsFile::parse(f, &text)?);
+        } else {
+            games.push(f.clone());
+        }
+    }
+    match (shots.is_empty(), games.is_empty()) {
+        (true, _) => Ok(Run::Games(records(&games)?)),
+        (false, true) => Ok(Run::Shots(ShotsFile::merge(shots)?)),
+        (false, false) => Err(usage(format!(
+            "{} holds games and {} shots: give one kind of file for a run",
+            games[0],
+            files
+                .iter()
+                .find(|f| !games.contains(f))
+                .expect("a shots file")
+        ))),
+    }
+}
+
+impl Run {
+    fn summary(&self) -> Result<GamesSummary> {
+        Ok(match self {
+            Run::Games(g) => answer::summarize(g)?,
+            Run::Shots(s) => s.summary(),
+        })
+    }
+
+    fn compare(&self, baseline: &Run) -> Result<PairedSummary> {
+        Ok(match (self, baseline) {
+            (Run::Games(a), Run::Games(b)) => answer::compare(a, b)?,
+            (Run::Shots(a), Run::Shots(b)) => a.compare(b)?,
+            _ => {
+                return Err(usage(
+                    "compare game files with game files and shots files with shots files",
+                ));
+            }
+        })
+    }
 }
 
 /// The records of every file, in order.
@@ -36,10 +105,22 @@ fn records(files: &[String]) -> Result<Vec<broadside::ProblemSpec>> {
 }
 
 pub fn run(args: &Args) -> Result<bool> {
-    let run = records(&args.files)?;
+    if let Some(path) = &args.save {
+        output::check_writable(path).map_err(|e| usage(e.to_string()))?;
+    }
+    let run = read_run(&args.files)?;
+    if let Some(path) = &args.save {
+        let Run::Shots(shots) = &run else {
+            return Err(usage(
+                "--save puts shots files together; game files have no command to play them again",
+            ));
+        };
+        let text = serde_json::to_string(shots).expect("a shots file always prints as JSON");
+        output::write_whole(path, format!("{text}\n").as_bytes())?;
+    }
     let mut printer = Printer::new(args.json);
     if args.against.is_empty() {
-        let s = answer::summarize(&run)?;
+        let s = run.summary()?;
         if args.json {
             printer.push(&s)?;
         } else {
@@ -49,11 +130,13 @@ pub fn run(args: &Args) -> Result<bool> {
                 "{} games: mean {:.2} shots (95% CI {:.2} to {:.2}), sd {:.2}, median {}, min {}, max {}",
                 s.games, s.mean, s.ci95[0], s.ci95[1], s.sd, s.median, s.min, s.max
             )?;
-            writeln!(w, "  hit ratio {:.4}", s.hit_ratio)?;
+            if let Some(r) = s.hit_ratio {
+                writeln!(w, "  hit ratio {r:.4}")?;
+            }
         }
     } else {
-        let baseline = records(&args.against)?;
-        let d = answer::compare(&run, &baseline)?;
+        let baseline = read_run(&args.against)?;
+        let d = run.compare(&baseline)?;
         if args.json {
             printer.push(&d)?;
         } else {

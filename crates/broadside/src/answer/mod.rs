@@ -47,7 +47,7 @@ pub use sample::{
     validate_samples,
 };
 pub use solve::{SolveReport, Solved, solve};
-pub use summarize::{GamesSummary, PairedSummary, compare, summarize};
+pub use summarize::{GamesSummary, PairedSummary, ShotsFile, compare, summarize};
 
 pub use crate::diagnose::NoLayout;
 

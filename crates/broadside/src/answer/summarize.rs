@@ -1,10 +1,10 @@
 //! `summarize`: the games of a simulation, read back from the game records `simulate --out`
-//! writes (a run played in parts summed as one), and two shooters compared game by game on the
-//! same hidden layouts.
+//! writes or from the compact [`ShotsFile`]s `simulate --shots` writes (a run played in parts
+//! summed as one), and two shooters compared game by game on the same hidden layouts.
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::layout::Layout;
@@ -28,8 +28,10 @@ pub struct GamesSummary {
     pub min: usize,
     /// The most shots.
     pub max: usize,
-    /// Hits over shots, all games together.
-    pub hit_ratio: f64,
+    /// Hits over shots, all games together (not known from a [`ShotsFile`], which keeps
+    /// only the shots).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hit_ratio: Option<f64>,
 }
 
 /// A run compared with a baseline run on the games both hold (the same seed hides the same
@@ -110,7 +112,7 @@ pub fn summarize(records: &[ProblemSpec]) -> Result<GamesSummary, Error> {
         median: m.median,
         min: m.min as usize,
         max: m.max as usize,
-        hit_ratio: hits as f64 / shots.iter().sum::<f64>(),
+        hit_ratio: Some(hits as f64 / shots.iter().sum::<f64>()),
     })
 }
 
@@ -133,17 +135,204 @@ pub fn compare(run: &[ProblemSpec], baseline: &[ProblemSpec]) -> Result<PairedSu
     if pairs.0.is_empty() {
         return Err(Error::Request("no game is in both runs".into()));
     }
-    let d = Paired::of(&pairs.0, &pairs.1);
+    Ok(paired(&pairs.0, &pairs.1))
+}
+
+/// The paired summary of `run` against `baseline`, game for game.
+fn paired(baseline: &[f64], run: &[f64]) -> PairedSummary {
+    let pairs = (baseline, run);
+    let d = Paired::of(pairs.0, pairs.1);
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    Ok(PairedSummary {
+    PairedSummary {
         games: d.n,
-        mean: mean(&pairs.1),
-        baseline_mean: mean(&pairs.0),
+        mean: mean(pairs.1),
+        baseline_mean: mean(pairs.0),
         difference: d.mean,
         ci95: d.ci95,
         sd: d.sd,
         fewer: d.fewer,
         more: d.more,
         equal: d.equal,
-    })
+    }
+}
+
+/// The shots of a run's games and the command that plays them again: the compact record of a
+/// table row (`docs/results/`), a few bytes a game. `broadside` run with `argv`, then
+/// `--first K --games 1`, plays game `K + 1` again and takes `shots[K - first]` shots.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShotsFile {
+    /// The `broadside` arguments that play the run, without `--games`, `--first` and the
+    /// output options (e.g. `["simulate", "--shooter", "density:50", "--seed", "1"]`).
+    pub argv: Vec<String>,
+    /// The run's seed (also in `argv`).
+    pub seed: u64,
+    /// Games before the first one here (0 for a run from its start).
+    pub first: u64,
+    /// How many games, in order from game `first + 1`.
+    pub games: u64,
+    /// The shots each game took.
+    pub shots: Vec<u32>,
+}
+
+impl ShotsFile {
+    /// Reads one from JSON, checked: as many shots as games. `name` is the file's, for
+    /// messages.
+    pub fn parse(name: &str, text: &str) -> Result<ShotsFile, Error> {
+        let f: ShotsFile = serde_json::from_str(text).map_err(|e| {
+            Error::Request(format!(
+                "{name}:{}:{}: not a shots file: {e}",
+                e.line(),
+                e.column()
+            ))
+        })?;
+        if f.shots.len() as u64 != f.games {
+            return Err(Error::Request(format!(
+                "{name}: {} games but {} shot counts",
+                f.games,
+                f.shots.len()
+            )));
+        }
+        if f.first.checked_add(f.games).is_none() {
+            return Err(Error::Request(format!("{name}: first + games overflows")));
+        }
+        Ok(f)
+    }
+
+    /// The parts of one run (the same `argv` and seed) as one run: they must meet end to end
+    /// once sorted, no game in two parts and none missing between them.
+    pub fn merge(mut parts: Vec<ShotsFile>) -> Result<ShotsFile, Error> {
+        parts.sort_by_key(|p| p.first);
+        let mut parts = parts.into_iter();
+        let mut all = parts
+            .next()
+            .ok_or_else(|| Error::Request("no game to summarise".into()))?;
+        for p in parts {
+            if p.argv != all.argv || p.seed != all.seed {
+                return Err(Error::Request(format!(
+                    "the parts are of different runs: `{}` and `{}`",
+                    all.argv.join(" "),
+                    p.argv.join(" ")
+                )));
+            }
+            let end = all.first + all.games;
+            if p.first != end {
+                return Err(Error::Request(format!(
+                    "the parts do not meet: games {}-{} then {}-{} ({})",
+                    all.first + 1,
+                    end,
+                    p.first + 1,
+                    p.first + p.games,
+                    if p.first < end {
+                        "a game in two parts"
+                    } else {
+                        "games missing between them"
+                    }
+                )));
+            }
+            all.games += p.games;
+            all.shots.extend(p.shots);
+        }
+        Ok(all)
+    }
+
+    /// The summary of the run's shots, as `simulate` prints it (without the hit ratio).
+    pub fn summary(&self) -> GamesSummary {
+        let shots: Vec<f64> = self.shots.iter().map(|&s| f64::from(s)).collect();
+        let m = Moments::of(&shots);
+        GamesSummary {
+            games: m.n,
+            mean: m.mean,
+            ci95: m.ci95,
+            sd: m.sd,
+            median: m.median,
+            min: m.min as usize,
+            max: m.max as usize,
+            hit_ratio: None,
+        }
+    }
+
+    /// The run against `baseline` on the games both hold. They must be runs on the same
+    /// boards: the same arguments but for the shooter (and its sampler), so game `i` of both
+    /// hides the same layout.
+    pub fn compare(&self, baseline: &ShotsFile) -> Result<PairedSummary, Error> {
+        let boards = |f: &ShotsFile| -> Vec<String> {
+            let mut out = Vec::new();
+            let mut words = f.argv.iter();
+            while let Some(w) = words.next() {
+                if w == "--shooter" || w == "--sampler" {
+                    words.next();
+                } else if !w.starts_with("--shooter=") && !w.starts_with("--sampler=") {
+                    out.push(w.clone());
+                }
+            }
+            out
+        };
+        if boards(self) != boards(baseline) {
+            return Err(Error::Request(format!(
+                "the runs are not on the same boards: `{}` and `{}` differ in more than the shooter",
+                self.argv.join(" "),
+                baseline.argv.join(" ")
+            )));
+        }
+        let from = self.first.max(baseline.first);
+        let to = (self.first + self.games).min(baseline.first + baseline.games);
+        if from >= to {
+            return Err(Error::Request("no game is in both runs".into()));
+        }
+        let part = |f: &ShotsFile| -> Vec<f64> {
+            f.shots[(from - f.first) as usize..(to - f.first) as usize]
+                .iter()
+                .map(|&s| f64::from(s))
+                .collect()
+        };
+        Ok(paired(&part(baseline), &part(self)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ShotsFile;
+
+    fn part(shooter: &str, first: u64, shots: &[u32]) -> ShotsFile {
+        ShotsFile {
+            argv: ["simulate", "--shooter", shooter, "--seed", "1"]
+                .map(String::from)
+                .to_vec(),
+            seed: 1,
+            first,
+            games: shots.len() as u64,
+            shots: shots.to_vec(),
+        }
+    }
+
+    #[test]
+    fn parts_meet_end_to_end_and_pair_by_game() {
+        let whole = ShotsFile::merge(vec![part("a", 2, &[5, 6]), part("a", 0, &[3, 4])]).unwrap();
+        assert_eq!(whole.shots, [3, 4, 5, 6]);
+        assert_eq!((whole.first, whole.games), (0, 4));
+        let e = ShotsFile::merge(vec![part("a", 0, &[3, 4]), part("a", 1, &[5])]).unwrap_err();
+        assert!(e.to_string().contains("a game in two parts"), "{e}");
+        let e = ShotsFile::merge(vec![part("a", 0, &[3]), part("a", 2, &[5])]).unwrap_err();
+        assert!(e.to_string().contains("games missing"), "{e}");
+        let e = ShotsFile::merge(vec![part("a", 0, &[3]), part("b", 1, &[5])]).unwrap_err();
+        assert!(e.to_string().contains("different runs"), "{e}");
+        // Paired on the games both hold (2 to 4), game by game.
+        let d = part("b", 1, &[7, 5, 9]).compare(&whole).unwrap();
+        assert_eq!(d.games, 3);
+        assert!((d.difference - (7.0 - 4.0 + 5.0 - 5.0 + 9.0 - 6.0) / 3.0).abs() < 1e-12);
+        let mut other = part("b", 0, &[1]);
+        other.argv.push("--rules".into());
+        other.argv.push("no-touch".into());
+        let e = other.compare(&whole).unwrap_err();
+        assert!(e.to_string().contains("not on the same boards"), "{e}");
+        let e = ShotsFile::parse(
+            "x.json",
+            "{\"argv\": [], \"seed\": 1, \"first\": 0, \"games\": 2, \"shots\": [1]}",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("x.json: 2 games but 1"), "{e}");
+        let e = ShotsFile::parse("x.json", "{\"argv\": [],\n \"seed\": -1}").unwrap_err();
+        assert!(e.to_string().starts_with("x.json:2:"), "{e}");
+    }
 }

@@ -57,7 +57,7 @@ pub use game::{Game, Setup};
 pub use matches::{MatchSummary, Side, play_match};
 pub use optimal::{Expected, Optimal};
 pub use placer::{Placer, PlacerKind, empty_board};
-pub use shooter::{Shooter, ShooterKind, play};
+pub use shooter::{DENSITY_WEIGHT, Shooter, ShooterKind, play};
 pub use simulate::{Played, Simulation, Summary, simulate, simulate_each};
 pub use versus::{Versus, Winner};
 

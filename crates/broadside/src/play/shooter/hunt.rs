@@ -130,19 +130,56 @@ fn apply(setup: &Setup, m: &mut [Mark], s: &Shot) {
             let Some(len) = setup.fleet.types()[*ty].shape.straight_len() else {
                 return;
             };
-            let (r, c) = d.row_col(s.cell);
-            let (r, c) = (r as isize, c as isize);
-            for (dr, dc) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
-                let line = (0..len as isize).map_while(|k| d.checked(r + dr * k, c + dc * k));
-                if line.clone().count() == len && line.clone().all(|x| m[x] == Mark::Wounded) {
-                    for x in line {
-                        m[x] = Mark::Sunk;
-                    }
-                    return;
+            if let Some(line) = sunk_line(d, m, s.cell, len) {
+                for x in line {
+                    m[x] = Mark::Sunk;
                 }
             }
         }
     }
+}
+
+/// The cells a ship of `len` cells sunk by the shot at `x` is credited to: a straight line of
+/// wounded cells through `x`. One that `x` ends is preferred (the shot that finishes a line
+/// of hits), left, right, up and down in that order; then, as the public mayflower engine
+/// does, one along the axis with the longer run of wounded cells through `x`. `None` when no
+/// such line is seen (the cells then stay wounded).
+fn sunk_line(d: crate::geom::Dims, m: &[Mark], x: usize, len: usize) -> Option<Vec<usize>> {
+    let (r, c) = d.row_col(x);
+    let (r, c) = (r as isize, c as isize);
+    let line = |dr: isize, dc: isize, from: isize| -> Option<Vec<usize>> {
+        (from..from + len as isize)
+            .map(|k| {
+                d.checked(r + dr * k, c + dc * k)
+                    .filter(|&y| m[y] == Mark::Wounded)
+            })
+            .collect()
+    };
+    for (dr, dc) in [(0, -1), (0, 1), (-1, 0), (1, 0)] {
+        if let Some(cells) = line(dr, dc, 0) {
+            return Some(cells);
+        }
+    }
+    // The run of wounded cells through `x` along (dr, dc), and the lines inside it.
+    let run = |dr: isize, dc: isize| {
+        let wounded = |k: isize| {
+            d.checked(r + dr * k, c + dc * k)
+                .is_some_and(|y| m[y] == Mark::Wounded)
+        };
+        let (mut lo, mut hi) = (0, 0);
+        while wounded(lo - 1) {
+            lo -= 1;
+        }
+        while wounded(hi + 1) {
+            hi += 1;
+        }
+        (hi - lo + 1, lo)
+    };
+    let mut axes = [(0, 1), (1, 0)].map(|(dr, dc)| (run(dr, dc), dr, dc));
+    axes.sort_by_key(|&((n, _), _, _)| std::cmp::Reverse(n));
+    axes.into_iter()
+        .filter(|&((n, _), _, _)| n >= len as isize)
+        .find_map(|((_, lo), dr, dc)| line(dr, dc, lo.max(1 - len as isize)))
 }
 
 impl HuntTarget {

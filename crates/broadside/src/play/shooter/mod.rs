@@ -10,9 +10,12 @@
 //!   passes, a sparse lattice first, after a random offset (Sakuta & Iida's CB, its figure 4).
 //! - [`ShooterKind::Knight`]: hunt-target hunting in Sakuta & Iida's four knight-move passes (KCB, its
 //!   figure 5), then anywhere.
-//! - [`ShooterKind::Density`]: the Habr article's probability matrix: each afloat ship slid over every
-//!   position the shots allow, one ship at a time, and a cell of most positions shot; after a
-//!   hit, only positions through the wounded cells count ("finishing").
+//! - [`ShooterKind::Density`]: the probability matrix of the Habr article, each afloat ship slid
+//!   over every position the shots allow, one ship at a time, and a cell of most positions
+//!   shot; a position covering `k` open hits counts `w^k` (`density:W`; the public mayflower
+//!   engine's `density(b=50)` is `density:50`).
+//! - [`ShooterKind::Habr`]: the Habr article's matrix as it finishes: after a hit, only
+//!   positions through the wounded cells count.
 //! - [`ShooterKind::Greedy`]: fires at a cell of highest exact probability of a ship, given
 //!   every shot so far and the sinking rule (Kancko's Heat-map), ties broken at random.
 //! - [`ShooterKind::MinPossible`]: Sakuta & Iida's MP_x: checkerboard until at most four ships are
@@ -72,8 +75,15 @@ pub enum ShooterKind {
     Checkerboard,
     /// Hunt-target, hunting in four knight-move passes.
     Knight,
-    /// The probability matrix of ships slid one at a time.
-    Density,
+    /// The probability matrix of ships slid one at a time, a position covering `k` open hits
+    /// counting `weight^k` (`density:W`; `density` is [`DENSITY_WEIGHT`]).
+    Density {
+        /// What an open hit multiplies a position's weight by (at least 1).
+        weight: u32,
+    },
+    /// The Habr article's probability matrix, finishing only on positions through wounded
+    /// cells.
+    Habr,
     /// A cell of highest exact probability.
     Greedy,
     /// Checkerboard until at most four ships are afloat and at most `open` cells are not fired
@@ -129,6 +139,8 @@ const SHOOTER_WORDS: &[&str] = &[
     "checkerboard",
     "knight",
     "density",
+    "density:W",
+    "habr",
     "greedy",
     "mp:X",
     "sampled:N",
@@ -160,7 +172,21 @@ impl std::str::FromStr for ShooterKind {
             ("parity", None) => ShooterKind::Parity,
             ("checkerboard", None) => ShooterKind::Checkerboard,
             ("knight", None) => ShooterKind::Knight,
-            ("density", None) => ShooterKind::Density,
+            ("density", None) => ShooterKind::Density {
+                weight: DENSITY_WEIGHT,
+            },
+            ("density", Some(w)) => ShooterKind::Density {
+                weight: number(
+                    w,
+                    "density:W, W what an open hit multiplies a position's weight by (e.g. density:50)",
+                )
+                .ok()
+                .and_then(|w| u32::try_from(w).ok())
+                .ok_or_else(|| {
+                    bad("density:W, W a whole number from 1 to 4294967295 (e.g. density:50)")
+                })?,
+            },
+            ("habr", None) => ShooterKind::Habr,
             ("greedy", None) => ShooterKind::Greedy,
             ("mp", p) => {
                 let form =
@@ -226,6 +252,9 @@ impl std::str::FromStr for ShooterKind {
     }
 }
 
+/// The weight of `density` without one: what an open hit multiplies a position's weight by.
+pub const DENSITY_WEIGHT: u32 = 50;
+
 /// The most layouts an endgame or rollout shooter lists and solves (each is kept in memory).
 pub const MAX_ENDGAME_LAYOUTS: u64 = 1_000_000;
 
@@ -252,7 +281,8 @@ impl std::fmt::Display for ShooterKind {
             ShooterKind::Parity => f.write_str("parity"),
             ShooterKind::Checkerboard => f.write_str("checkerboard"),
             ShooterKind::Knight => f.write_str("knight"),
-            ShooterKind::Density => f.write_str("density"),
+            ShooterKind::Density { weight } => write!(f, "density:{weight}"),
+            ShooterKind::Habr => f.write_str("habr"),
             ShooterKind::Greedy => f.write_str("greedy"),
             ShooterKind::MinPossible { open } => write!(f, "mp:{open}"),
             ShooterKind::Sampled {
@@ -308,7 +338,8 @@ impl ShooterKind {
             ShooterKind::Parity => Box::new(HuntTarget::new(Hunt::Colour)),
             ShooterKind::Checkerboard => Box::new(HuntTarget::new(Hunt::Passes)),
             ShooterKind::Knight => Box::new(HuntTarget::new(Hunt::Knight)),
-            ShooterKind::Density => Box::<Density>::default(),
+            ShooterKind::Density { weight } => Box::new(Density::new(weight)),
+            ShooterKind::Habr => Box::new(Density::new(0)),
             ShooterKind::Greedy => Box::new(Greedy(exact)),
             ShooterKind::MinPossible { open } => Box::new(MinPossible::new(exact, open)),
             ShooterKind::Sampled { boards, sampler } => Box::new(Sampled {

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The self-play tables of docs/RESULTS.md, from the shots files in docs/results/.
+#
+#   benches/results.sh            recompute every row and paired difference from the files
+#   benches/results.sh play       play the cheap shooters' runs again and rewrite the files
+#                                 (100,000 games each; a few minutes on 2 cores)
+#   benches/results.sh play-exact play the exact shooters' runs (20,000 games each; hours)
+#
+# Each file is `broadside simulate ... --shots FILE` of one shooter under one rule variant,
+# seed 1; every file of a variant holds the same boards, so any two are paired.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${BROADSIDE:-target/release/broadside}
+dir=docs/results
+
+variants=(touch-announced notouch-announced touch-silent notouch-silent)
+cheap=(random hunt-target parity checkerboard knight habr density:50)
+exact=(greedy)
+
+rules_of() {
+  case $1 in
+    touch-announced) echo "--rules touch --sinking announced" ;;
+    notouch-announced) echo "--rules no-touch --sinking announced" ;;
+    touch-silent) echo "--rules touch --sinking none" ;;
+    notouch-silent) echo "--rules no-touch --sinking none" ;;
+  esac
+}
+
+play() {
+  local games=$1; shift
+  for v in "${variants[@]}"; do
+    for s in "$@"; do
+      # shellcheck disable=SC2046
+      "$bin" simulate --shooter "$s" --seed 1 --size 10x10 --fleet "5 4 3 3 2" $(rules_of "$v") \
+        --games "$games" --shots "$dir/$v-${s//:/-}.json" > /dev/null
+      echo "$v $s"
+    done
+  done
+}
+
+case ${1:-table} in
+  play) play 100000 "${cheap[@]}" ;;
+  play-exact) play 20000 "${exact[@]}" ;;
+  table)
+    for v in "${variants[@]}"; do
+      echo "## $v"
+      files=("$dir/$v"-*.json)
+      for f in "${files[@]}"; do
+        [ -e "$f" ] || continue
+        printf '%s: ' "$(basename "$f" .json)"
+        "$bin" summarize "$f" | head -1
+      done
+      base="$dir/$v-density-50.json"
+      [ -e "$base" ] || continue
+      for f in "${files[@]}"; do
+        [ "$f" = "$base" ] && continue
+        printf '%s minus density-50: ' "$(basename "$f" .json)"
+        "$bin" summarize "$f" --against "$base" | head -1
+      done
+    done
+    ;;
+  *) echo "usage: benches/results.sh [table|play|play-exact]" >&2; exit 2 ;;
+esac
