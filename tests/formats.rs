@@ -37,6 +37,7 @@ fn documented_examples_parse_and_solve() {
             "jsonl" => ("ex.jsonl", Format::Jsonl),
             "dzn" => ("ex.dzn", Format::Dzn),
             "xcsp" => ("ex.json", Format::Xcsp),
+            "puzlink" => ("ex.txt", Format::Puzlink),
             other => panic!("unknown example language {other}"),
         };
         assert_eq!(Format::detect(name, &body), expected, "{lang}");

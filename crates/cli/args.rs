@@ -147,6 +147,8 @@ pub enum To {
     Text,
     /// broadside's JSON format.
     Json,
+    /// A puzz.link URL (no-touch puzzles without rocks or shots).
+    Puzlink,
 }
 
 /// The game to play: a game file, or the options (the standard game by default).
@@ -234,6 +236,12 @@ pub fn setup_of_file(file: &str) -> Result<Setup> {
 /// Every problem of a file (`-` for standard input), in any format the CLI reads; an error
 /// when it holds none.
 pub fn read_problems(file: &str) -> Result<Vec<ProblemSpec>> {
+    // A puzz.link URL given where a file goes is the problem itself.
+    if format::puzlink::is_url(file) {
+        let spec = format::puzlink::parse(file)
+            .map_err(|e| broadside::Error::from(e.in_file("the URL")))?;
+        return Ok(vec![spec]);
+    }
     let (name, content) = if file == "-" {
         let mut s = String::new();
         std::io::stdin()

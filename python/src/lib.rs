@@ -146,9 +146,15 @@ fn engine_of(name: &str) -> PyResult<Engine> {
     Engine::from_str(name).map_err(value_error)
 }
 
-/// The problems of a file, read as the command line reads them.
+/// The problems of a file, read as the command line reads them (a puzz.link URL in place of
+/// a path is the puzzle itself).
 fn read_file(path: &Path) -> PyResult<Vec<ProblemSpec>> {
     let name = path.display().to_string();
+    if format::puzlink::is_url(&name) {
+        return format::puzlink::parse(&name)
+            .map(|spec| vec![spec])
+            .map_err(value_error);
+    }
     let content = std::fs::read_to_string(path).map_err(|e| value_error(format!("{name}: {e}")))?;
     format::read(&name, &content).map_err(value_error)
 }

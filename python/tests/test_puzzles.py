@@ -50,3 +50,17 @@ def test_a_path_or_a_game_and_nothing_else():
     assert broadside.count(g) == 524
     assert broadside.count(g, limit=10) == 10
     assert len(broadside.solve(g)) == 5
+
+
+def test_a_puzz_link_url_parses_as_its_puzzle():
+    url = "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//c"
+    g = broadside.Game.parse(url)
+    assert g.count() == 1
+    assert g.rules == "no-touch"
+    with pytest.raises(ValueError, match="column 39"):
+        broadside.Game.parse("https://puzz.link/p?battleship/6/6/g12!//c")
+
+
+def test_a_puzz_link_url_goes_where_a_path_goes():
+    url = "https://puzz.link/p?battleship/9/9/234223211141152114zzg6zy//d"
+    assert broadside.Game.load(url).count() == 1

@@ -41,8 +41,9 @@ pub enum Segment {
 
 impl Segment {
     /// The segment a ship cell is, from which of its orthogonal neighbours (up, down, left,
-    /// right) belong to the same ship; `None` for cells no straight ship has (a corner or a
-    /// branch of a polyomino).
+    /// right) belong to the same ship; `None` for a polyomino's corner (a turn with no
+    /// straight run through the cell). A middle is any cell the ship runs through, in a
+    /// line, including one where a polyomino branches off that line.
     pub fn from_neighbours(up: bool, down: bool, left: bool, right: bool) -> Option<Segment> {
         match (up, down, left, right) {
             (false, false, false, false) => Some(Segment::Single),
@@ -50,7 +51,9 @@ impl Segment {
             (false, false, true, false) => Some(Segment::Right),
             (false, true, false, false) => Some(Segment::Top),
             (true, false, false, false) => Some(Segment::Bottom),
-            (false, false, true, true) | (true, true, false, false) => Some(Segment::Middle),
+            // A cell the ship passes through, also where a polyomino branches off the run
+            // (pzprjs reads its middle clue so too).
+            (_, _, true, true) | (true, true, _, _) => Some(Segment::Middle),
             _ => None,
         }
     }

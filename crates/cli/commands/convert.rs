@@ -1,4 +1,5 @@
-//! `broadside convert`: a problem written in broadside's text or JSON format.
+//! `broadside convert`: a problem written in broadside's text or JSON format, or as a puzz.link
+//! URL.
 
 use anyhow::Result;
 
@@ -7,6 +8,7 @@ use broadside::format::{self, json::JsonProblem};
 
 use crate::args::{Input, To};
 use crate::report::Printer;
+use crate::usage;
 
 /// The options of `convert`.
 #[derive(clap::Args)]
@@ -25,6 +27,14 @@ pub fn run(args: &Args) -> Result<bool> {
     for spec in &specs {
         answer::build(spec.clone())?;
     }
+    // Every URL first: a problem the format cannot hold stops the run before any output.
+    let urls = match to {
+        To::Puzlink => specs
+            .iter()
+            .map(|s| format::puzlink::write(s).map_err(|e| usage(e.to_string())))
+            .collect::<Result<Vec<_>>>()?,
+        _ => Vec::new(),
+    };
     let mut printer = Printer::new(false);
     let w = printer.out();
     for (i, spec) in specs.iter().enumerate() {
@@ -38,6 +48,7 @@ pub fn run(args: &Args) -> Result<bool> {
                 "{}",
                 serde_json::to_string(&JsonProblem::from_spec(spec))?
             )?,
+            To::Puzlink => writeln!(w, "{}", urls[i])?,
         }
     }
     printer.finish()?;

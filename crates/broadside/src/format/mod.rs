@@ -6,6 +6,7 @@
 //! - [`dzn`]: MiniZinc data files of the "solbat" benchmark.
 //! - [`xcsp`]: the XCSP3/PyCSP3 Battleships JSON.
 //! - [`samples`]: files of sampled layouts, for judging a sampler.
+//! - [`puzlink`]: puzz.link URLs of Battleship puzzles (pzprjs, cspuz), one a line.
 //!
 //! [`read`] detects the format from the file name and the content and returns every problem
 //! in the input (a JSON-lines file holds many). Errors carry the line and column.
@@ -13,6 +14,7 @@
 pub mod dzn;
 pub mod json;
 pub mod jsonl;
+pub mod puzlink;
 pub mod samples;
 pub mod text;
 pub mod xcsp;
@@ -73,6 +75,8 @@ pub enum Format {
     Dzn,
     /// XCSP3/PyCSP3 JSON.
     Xcsp,
+    /// puzz.link URLs, one a line.
+    Puzlink,
 }
 
 impl Format {
@@ -90,6 +94,9 @@ impl Format {
             return Format::Jsonl;
         }
         let trimmed = content.trim_start();
+        if trimmed.lines().next().is_some_and(puzlink::is_url) {
+            return Format::Puzlink;
+        }
         // A JSON array of broadside's JSON problems.
         if trimmed.starts_with('[') {
             return Format::Json;
@@ -140,6 +147,7 @@ pub fn read(name: &str, content: &str) -> Result<Vec<ProblemSpec>, ParseError> {
         Format::Jsonl => jsonl::parse(content),
         Format::Dzn => dzn::parse(content).map(|p| vec![p]),
         Format::Xcsp => xcsp::parse(content).map(|p| vec![p]),
+        Format::Puzlink => puzlink::parse_many(content),
     };
     r.map_err(|e| e.in_file(name))
 }
