@@ -126,6 +126,9 @@ class Board:
     ) -> None: ...
     def reset(self, seed: Optional[int] = None) -> None:
         """Hides a new layout and clears the shots."""
+    def hide(self, layout: Sequence[str]) -> None:
+        """Hides ``layout`` (rows of the layout picture) instead of a placed one and clears
+        the shots; ``ValueError`` when it does not fit the fleet or the rules."""
     def fire(self, cell: Cell) -> str:
         """Fires at ``cell``: ``"B5 miss"``, ``"B5 hit"``, ``"B5 sunk 3"``, ..."""
     @property

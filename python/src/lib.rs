@@ -698,6 +698,19 @@ impl Board {
         Ok(())
     }
 
+    /// Hides `layout` (rows of the layout picture: `.` water, `<m>` and `^m v` straight ships,
+    /// `o` a one-cell ship, a letter per polyomino ship) instead of a placed one, and clears
+    /// the shots. A layout that does not fit the fleet or the rules raises `ValueError`.
+    fn hide(&mut self, layout: Vec<String>) -> PyResult<()> {
+        let setup = self.played.setup().clone();
+        let hidden =
+            broadside::Layout::from_rows(&layout, setup.dims, &setup.fleet).map_err(value_error)?;
+        broadside::check::layout(&setup.empty(), &hidden)
+            .map_err(|errs| value_error(errs.join("; ")))?;
+        self.played = Played::new(setup, hidden);
+        Ok(())
+    }
+
     /// Fires at `cell` and says what the shot reported, as a game record writes it
     /// (`"B5 miss"`, `"B5 hit"`, `"B5 sunk 3"`); a cell fired at before reports the same
     /// again and does not count as a new shot.

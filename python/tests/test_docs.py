@@ -4,6 +4,7 @@ import doctest
 
 import broadside
 import broadside.gym
+import broadside.pettingzoo
 from conftest import REPO
 
 
@@ -14,6 +15,6 @@ def test_the_guide_runs_as_written(monkeypatch):
 
 
 def test_the_docstrings_run_as_written():
-    for module in [broadside, broadside.gym]:
+    for module in [broadside, broadside.gym, broadside.pettingzoo]:
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__
