@@ -1589,3 +1589,109 @@ fn small_messages_say_what_is_wrong() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o).matches("column").count(), 1, "{}", stderr(&o));
 }
+
+/// A run cut short (its --out file ends in a line cut mid-way) goes on with --resume: the file
+/// and the shots become those of an uninterrupted run, the summary is the whole run's, and a
+/// file of another run is refused.
+#[test]
+fn simulate_resumes_a_run_cut_short() {
+    let dir = std::env::temp_dir().join(format!("broadside-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let base = [
+        "simulate",
+        "--shooter",
+        "parity",
+        "--games",
+        "60",
+        "--seed",
+        "9",
+        "--size",
+        "6x6",
+        "--fleet",
+        "3 2 2",
+    ];
+    let whole = run(
+        &[
+            &base[..],
+            &[
+                "--out",
+                &p("whole.jsonl"),
+                "--shots",
+                &p("whole.json"),
+                "--json",
+            ],
+        ]
+        .concat(),
+        None,
+    );
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let text = std::fs::read_to_string(p("whole.jsonl")).unwrap();
+    let cut: usize = text.lines().take(25).map(|l| l.len() + 1).sum::<usize>() + 40;
+    std::fs::write(p("cut.jsonl"), &text[..cut]).unwrap();
+    let resumed = run(
+        &[
+            &base[..],
+            &[
+                "--out",
+                &p("cut.jsonl"),
+                "--resume",
+                "--shots",
+                &p("cut.json"),
+                "--json",
+            ],
+        ]
+        .concat(),
+        None,
+    );
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(std::fs::read_to_string(p("cut.jsonl")).unwrap(), text);
+    assert_eq!(
+        std::fs::read_to_string(p("cut.json")).unwrap(),
+        std::fs::read_to_string(p("whole.json")).unwrap()
+    );
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&stdout(&whole)).unwrap(),
+        serde_json::from_str(&stdout(&resumed)).unwrap(),
+    );
+    assert_eq!(b["resumed"], 25);
+    for key in [
+        "games",
+        "mean",
+        "sd",
+        "median",
+        "min",
+        "max",
+        "hit_ratio",
+        "shooter",
+    ] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    // Another shooter's run does not go on in this file.
+    let other = run(
+        &[
+            "simulate",
+            "--shooter",
+            "density",
+            "--games",
+            "60",
+            "--seed",
+            "9",
+            "--size",
+            "6x6",
+            "--fleet",
+            "3 2 2",
+            "--out",
+            &p("cut.jsonl"),
+            "--resume",
+        ],
+        None,
+    );
+    assert_eq!(other.status.code(), Some(2));
+    assert!(
+        stderr(&other).contains("not game-1 of this run"),
+        "{}",
+        stderr(&other)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

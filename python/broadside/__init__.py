@@ -2,7 +2,9 @@
 
 The exact number of layouts consistent with a game's shots, the exact chance of a ship on
 every cell, exactly uniform random boards, and the solitaire puzzles (solve, count), from the
-broadside engine in Rust. ``broadside.gym`` holds a Gymnasium environment.
+broadside engine in Rust. ``broadside.simulate`` plays self-play tables and ``broadside.count``
+counts, in this process or spread over a Dask cluster (``broadside.cluster``).
+``broadside.gym`` holds a Gymnasium environment, ``broadside.pettingzoo`` a two-player one.
 
 >>> import broadside
 >>> g = broadside.Game(size=(5, 5), fleet=[3, 2], rules="no-touch")
@@ -13,6 +15,7 @@ broadside engine in Rust. ``broadside.gym`` holds a Gymnasium environment.
 100
 """
 
-from ._broadside import Board, Game, __version__, count, sample, solve
+from ._broadside import Board, Game, __version__, sample, solve
+from .cluster import Run, count, counts, simulate
 
-__all__ = ["Board", "Game", "__version__", "count", "sample", "solve"]
+__all__ = ["Board", "Game", "Run", "__version__", "count", "counts", "sample", "simulate", "solve"]

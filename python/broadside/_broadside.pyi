@@ -155,3 +155,31 @@ def count(
     time_limit: Optional[float] = None,
 ) -> int:
     """The exact number of solutions of a puzzle."""
+
+def simulate_chunk(
+    shooter: str,
+    games: int,
+    first: int = 0,
+    seed: int = 0,
+    size: Optional[Size] = None,
+    fleet: Optional[FleetSpec] = None,
+    rules: Literal["touch", "no-touch"] = "touch",
+    sinking: Literal["none", "announced", "revealed"] = "announced",
+    placer: str = "uniform",
+    threads: Optional[int] = None,
+) -> npt.NDArray[np.uint32]:
+    """The shots of games ``first + 1`` to ``first + games`` of a simulation, as
+    ``broadside simulate`` plays them (none for ``games=0``: the arguments checked)."""
+
+def count_shard(
+    text: str,
+    bits: int,
+    patterns: Sequence[int],
+    per_cell: bool = False,
+    threads: Optional[int] = None,
+) -> Tuple[int, Optional[list[int]]]:
+    """The count (and per-cell counts) of the layouts of problem ``text`` showing one of
+    ``patterns`` of water and ship on its first ``bits`` open cells."""
+
+def word_of(kind: Literal["shooter", "placer"], word: str) -> str:
+    """A shooter's or placer's word as the command line writes it back."""

@@ -23,12 +23,14 @@ use broadside::answer::{
 
 use broadside::format;
 use broadside::observe::{ShotResult, parse_shot, print_shot};
-use broadside::play::{Game as Played, Placer, PlacerKind, Setup};
+use broadside::play::{
+    Game as Played, Placer, PlacerKind, Setup, ShooterKind, Simulation, simulate_each,
+};
 use broadside::sample::{Sampler, fill_grids};
 use broadside::{
     BigUint, Clue, CountOptions, Dims, Engine, Fleet, Problem, ProblemSpec, Rules, Sinking,
 };
-use numpy::{PyArray2, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -631,6 +633,16 @@ impl Game {
         self.copy()
     }
 
+    /// Pickles as its JSON state, read back by `Game.parse` (so a `Game` goes to Dask
+    /// workers and other processes).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
+        let parse = py.get_type::<Game>().getattr("parse")?;
+        Ok((parse, (self.to_json(), "pickle.json")))
+    }
+
     fn __repr__(&self) -> String {
         let p = &self.known.problem;
         let shots = self.spec().observations.shots.len();
@@ -827,6 +839,177 @@ fn count(
 }
 
 /// The extension module `broadside._broadside`; `broadside` re-exports it.
+/// Plays games `first + 1` to `first + games` of a simulation (the same games as
+/// `broadside simulate` with these arguments and `--first first`) and returns the shots each
+/// took, in order, as a numpy `uint32` array (none for `games=0`, the arguments checked). `threads` sizes the thread pool the games run on
+/// (`None`: one thread a core). The building block of `broadside.simulate`, which runs chunks
+/// of a table on a Dask cluster or any executor; it takes only plain values.
+#[pyfunction]
+#[pyo3(signature = (shooter, games, first=0, seed=0, size=None, fleet=None, rules="touch", sinking="announced", placer="uniform", threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn simulate_chunk<'py>(
+    py: Python<'py>,
+    shooter: &str,
+    games: u64,
+    first: u64,
+    seed: u64,
+    size: Option<&Bound<'py, PyAny>>,
+    fleet: Option<&Bound<'py, PyAny>>,
+    rules: &str,
+    sinking: &str,
+    placer: &str,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let sim = Simulation {
+        setup: setup_of(size, fleet, rules, sinking, None)?,
+        shooter: ShooterKind::from_str(shooter).map_err(value_error)?,
+        placer: PlacerKind::from_str(placer).map_err(value_error)?,
+        games,
+        first,
+        seed,
+        book: None,
+    };
+    let pool = thread_pool(threads)?;
+    if games == 0 {
+        // No game: the arguments are checked as a run checks them, the placer included
+        // (a fleet that does not fit the board).
+        let empty = broadside::play::empty_board(&sim.setup).map_err(value_error)?;
+        py.detach(|| Placer::new(&sim.placer, &sim.setup, empty))
+            .map_err(value_error)?;
+        return Ok(PyArray1::from_vec(py, Vec::new()));
+    }
+    let shots = py.detach(|| {
+        pool.install(|| {
+            let mut shots = Vec::new();
+            simulate_each(
+                &sim,
+                &|_| {},
+                &std::sync::atomic::AtomicBool::new(false),
+                &mut |p| {
+                    shots.push(p.shots as u32);
+                    true
+                },
+            )
+            .map(|_| shots)
+        })
+    });
+    Ok(PyArray1::from_vec(py, shots.map_err(value_error)?))
+}
+
+/// The cells a sharded count splits on: the first `bits` cells in reading order with no
+/// clue, no shot and no rock. Each of the `2^bits` patterns of water and ship on them is one
+/// part of a partition of the layouts, so the parts' counts add up to the count (identical
+/// ships need no care: a part is a set of layouts, not of labelled placements).
+fn shard_cells(spec: &ProblemSpec, bits: u32) -> PyResult<Vec<usize>> {
+    let fired: std::collections::HashSet<usize> =
+        spec.observations.shots.iter().map(|s| s.cell).collect();
+    let cells: Vec<usize> = (0..spec.dims.cells())
+        .filter(|&c| spec.clues.get(c).copied().flatten().is_none() && !fired.contains(&c))
+        .take(bits as usize)
+        .collect();
+    if cells.len() < bits as usize {
+        return Err(value_error(format!(
+            "{} shards need {bits} open cells to split on; the board has {}",
+            1u64 << bits,
+            cells.len()
+        )));
+    }
+    Ok(cells)
+}
+
+/// The exact count of the layouts of the problem `text` (a problem in any format `Game.parse`
+/// reads) that show `pattern` on its first `bits` open cells (bit `k` of the pattern: ship on
+/// the `k`-th), summed over `patterns`; with `per_cell`, also the per-cell counts, summed.
+/// `threads` sizes the thread pool (`None`: one thread a core). The building block of
+/// `broadside.count(..., shards=K)`; it takes only plain values.
+#[pyfunction]
+#[pyo3(signature = (text, bits, patterns, per_cell=false, threads=None))]
+fn count_shard(
+    py: Python<'_>,
+    text: &str,
+    bits: u32,
+    patterns: Vec<u64>,
+    per_cell: bool,
+    threads: Option<usize>,
+) -> PyResult<(BigUint, Option<Vec<BigUint>>)> {
+    if bits > 20 {
+        return Err(value_error("at most 2^20 shards"));
+    }
+    let mut specs = format::read("<shard>", text).map_err(value_error)?;
+    if specs.len() != 1 {
+        return Err(value_error("a shard counts one problem"));
+    }
+    let spec = specs.remove(0);
+    let cells = shard_cells(&spec, bits)?;
+    let d = spec.dims;
+    let pool = thread_pool(threads)?;
+    py.detach(|| {
+        pool.install(|| {
+            let mut total = BigUint::from(0u8);
+            let mut cell_totals = per_cell.then(|| vec![BigUint::from(0u8); d.cells()]);
+            for &pattern in &patterns {
+                if pattern >> bits != 0 {
+                    return Err(value_error(format!(
+                        "pattern {pattern} has more than {bits} bits"
+                    )));
+                }
+                let mut part = spec.clone();
+                if part.clues.is_empty() {
+                    part.clues = vec![None; d.cells()];
+                }
+                for (k, &c) in cells.iter().enumerate() {
+                    part.clues[c] = Some(if pattern >> k & 1 == 1 {
+                        broadside::Clue::Ship
+                    } else {
+                        broadside::Clue::Water
+                    });
+                }
+                // A pattern the rules forbid outright (ships diagonal under no-touch) holds no
+                // layout.
+                let Ok(problem) = part.build() else { continue };
+                let opts = CountOptions {
+                    per_cell,
+                    parallel: true,
+                    ..CountOptions::default()
+                };
+                let r = Engine::Auto
+                    .count_big(&problem, &opts)
+                    .map_err(value_error)?;
+                total += r.count;
+                if let (Some(t), Some(v)) = (&mut cell_totals, r.per_cell) {
+                    for (t, v) in t.iter_mut().zip(v) {
+                        *t += v;
+                    }
+                }
+            }
+            Ok((total, cell_totals))
+        })
+    })
+}
+
+/// A thread pool of `threads` threads (`None`: one a core).
+fn thread_pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    if threads == Some(0) {
+        return Err(value_error("threads must be at least 1"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(value_error)
+}
+
+/// A shooter's or placer's word as the command line writes it back (`density` is
+/// `density:50`); `ValueError` for an unknown one.
+#[pyfunction]
+fn word_of(kind: &str, word: &str) -> PyResult<String> {
+    match kind {
+        "shooter" => ShooterKind::from_str(word).map(|k| k.to_string()),
+        "placer" => PlacerKind::from_str(word).map(|k| k.to_string()),
+        _ => return Err(value_error("kind is shooter or placer")),
+    }
+    .map_err(value_error)
+}
+
 #[pymodule]
 fn _broadside(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
@@ -834,6 +1017,9 @@ fn _broadside(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sample, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(count_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(word_of, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

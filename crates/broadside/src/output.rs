@@ -173,6 +173,42 @@ impl Lines {
         })
     }
 
+    /// The file at `path` opened to go on where a run that was cut short stopped: its whole
+    /// lines are kept (and returned), a last line cut mid-way is removed, and further lines go
+    /// after them.
+    pub fn resume(path: &Path) -> Result<(Lines, Vec<String>), OutputError> {
+        use std::io::{Read, Seek, SeekFrom};
+        if is_special(path) {
+            return Err(special(path));
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| OutputError::new("opening", path, e))?;
+        let mut content = Vec::new();
+        file.read_to_end(&mut content)
+            .map_err(|e| OutputError::new("reading", path, e))?;
+        let keep = content
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        file.set_len(keep as u64)
+            .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
+            .map_err(|e| OutputError::new("cutting back", path, e))?;
+        let text = String::from_utf8_lossy(&content[..keep]);
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        Ok((
+            Lines {
+                path: path.to_path_buf(),
+                file,
+                len: keep as u64,
+                lines: lines.len() as u64,
+            },
+            lines,
+        ))
+    }
+
     /// Appends `line` and a newline, flushed; on an error the file is cut back to the lines
     /// written before.
     pub fn push(&mut self, line: &str) -> Result<(), OutputError> {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 
 use broadside::answer::ShotsFile;
-use broadside::format::json::JsonProblem;
+use broadside::format::{self, json::JsonProblem};
 use broadside::output;
 use broadside::play::{Book, PlacerKind, Setup, ShooterKind, Simulation, simulate_each};
 use broadside::sample::SamplerKind;
@@ -50,6 +50,11 @@ pub struct Args {
     /// a line (any command reads it back).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Go on with a run that was cut short: the games already in the --out file are kept (a
+    /// last line cut mid-way is dropped), checked to be this run's first games, and the run
+    /// plays on from the next; the summary is the whole run's.
+    #[arg(long, requires = "out")]
+    resume: bool,
     /// Write the shots of every game to this shots file, with the command that plays them
     /// again: a compact record of the run (`summarize` reads it; docs/RESULTS.md).
     #[arg(long, value_name = "FILE")]
@@ -142,7 +147,7 @@ pub fn run(args: &Args) -> Result<bool> {
         Some(path) => Some((path, open_book(&setup, path)?)),
         None => None,
     };
-    let sim = Simulation {
+    let mut sim = Simulation {
         setup,
         shooter,
         placer: args.placer.clone(),
@@ -151,49 +156,151 @@ pub fn run(args: &Args) -> Result<bool> {
         seed: args.seed,
         book: book.as_ref().map(|(_, b)| b.clone()),
     };
-    let mut out = args.out.as_deref().map(output::Lines::create).transpose()?;
-    let mut shots = Vec::new();
+    let (first, games) = (sim.first, sim.games);
+    if games == 0 {
+        return Err(usage("--games must be at least 1"));
+    }
+    // The games a cut-short run already wrote, when resuming it.
+    let mut shots: Vec<u32> = Vec::new();
+    let mut out = match &args.out {
+        Some(path) if args.resume && path.exists() => {
+            let (lines, old) = output::Lines::resume(path)?;
+            let name = path.display().to_string();
+            let records = if old.iter().all(|l| l.trim().is_empty()) {
+                Vec::new()
+            } else {
+                format::read(&name, &old.join("\n")).map_err(broadside::Error::from)?
+            };
+            let kept = sim
+                .kept_games(&records)
+                .map_err(|e| usage(format!("{name}: {e}")))?;
+            if kept > games {
+                return Err(usage(format!(
+                    "{name} holds {kept} games, more than the {games} asked for"
+                )));
+            }
+            shots.extend(records.iter().map(|r| r.observations.shots.len() as u32));
+            sim.first += kept;
+            sim.games -= kept;
+            Some(lines)
+        }
+        Some(path) => Some(output::Lines::create(path)?),
+        None => None,
+    };
+    let kept = shots.len() as u64;
     let mut write_error = None;
     let stop = interrupt::stop_on_ctrl_c();
     let bar = progress_bar(sim.games);
-    let summary = simulate_each(&sim, &|done| bar.set_position(done), stop, &mut |p| {
-        shots.push(p.shots as u32);
-        let Some(lines) = &mut out else {
-            return true;
-        };
-        let line = serde_json::to_string(&JsonProblem::from_spec(&p.record))
-            .expect("a game record always prints as JSON");
-        match lines.push(&line) {
-            Ok(()) => true,
-            Err(e) => {
-                write_error = Some(e);
-                false
-            }
-        }
-    });
+    let summary = if sim.games == 0 {
+        None
+    } else {
+        Some(simulate_each(
+            &sim,
+            &|done| bar.set_position(done),
+            stop,
+            &mut |p| {
+                shots.push(p.shots as u32);
+                let Some(lines) = &mut out else {
+                    return true;
+                };
+                let line = serde_json::to_string(&JsonProblem::from_spec(&p.record))
+                    .expect("a game record always prints as JSON");
+                match lines.push(&line) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        write_error = Some(e);
+                        false
+                    }
+                }
+            },
+        ))
+    };
     bar.finish_and_clear();
     // The book is kept even when the run fails: what it counted is still right.
     if let Some((path, book)) = book {
         save_book(&book, path)?;
     }
-    let summary = summary?;
+    let summary = summary.transpose()?;
+    let complete = summary.as_ref().is_none_or(|s| s.complete);
     // The shots file holds the games played, also when the run was cut short.
+    let file = ShotsFile {
+        argv: replay_argv(args, &sim),
+        seed: sim.seed,
+        first,
+        games: shots.len() as u64,
+        shots,
+    };
     if let Some(path) = &args.shots {
-        let file = ShotsFile {
-            argv: replay_argv(args, &sim),
-            seed: sim.seed,
-            first: sim.first,
-            games: shots.len() as u64,
-            shots,
-        };
         let text = serde_json::to_string(&file).expect("a shots file always prints as JSON");
         output::write_whole(path, format!("{text}\n").as_bytes())?;
     }
     let mut printer = Printer::new(args.json);
-    if args.json {
-        printer.push(&summary)?;
+    match (&summary, kept) {
+        (Some(summary), 0) => print_summary(&mut printer, args.json, summary, &sim)?,
+        // Resumed: the whole run, the games kept and those played now.
+        _ => {
+            let mut s = file.summary();
+            let played: f64 = file.shots.iter().map(|&n| f64::from(n)).sum();
+            s.hit_ratio = Some(sim.setup.fleet.cell_count() as f64 * s.games as f64 / played);
+            if args.json {
+                let mut v = serde_json::to_value(&s)?;
+                v["shooter"] = sim.shooter.to_string().into();
+                v["placer"] = sim.placer.to_string().into();
+                v["complete"] = complete.into();
+                v["resumed"] = kept.into();
+                printer.push(&v)?;
+            } else {
+                let w = printer.out();
+                writeln!(
+                    w,
+                    "{} against the {} placer, {}: {} games ({kept} kept from the --out file)",
+                    sim.shooter,
+                    sim.placer,
+                    describe(&sim.setup),
+                    s.games
+                )?;
+                writeln!(
+                    w,
+                    "  mean {:.2} shots (95% CI {:.2} to {:.2}), sd {:.2}, median {}, min {}, max {}",
+                    s.mean, s.ci95[0], s.ci95[1], s.sd, s.median, s.min, s.max
+                )?;
+            }
+        }
+    }
+    printer.finish()?;
+    let kept_lines = |lines: &Option<output::Lines>| {
+        lines.as_ref().map_or(String::new(), |l| {
+            format!("; the first {} are in {}", l.lines(), l.path().display())
+        })
+    };
+    let done = file.games;
+    if let Some(e) = write_error {
+        return Err(anyhow::Error::from(e).context(format!(
+            "the run stopped after {done} of {games} games{}",
+            kept_lines(&out)
+        )));
+    }
+    if !complete {
+        eprintln!(
+            "partial: interrupted after {done} of {games} games{} (--resume, or --first {}, plays on from there)",
+            kept_lines(&out),
+            first + done
+        );
+    }
+    Ok(complete)
+}
+
+/// Prints the summary of a run played in one go.
+fn print_summary(
+    printer: &mut Printer,
+    json: bool,
+    summary: &broadside::play::Summary,
+    sim: &Simulation,
+) -> Result<()> {
+    if json {
+        printer.push(summary)?;
     } else {
-        let s = &summary;
+        let s = summary;
         let setup = &sim.setup;
         let w = printer.out();
         writeln!(
@@ -216,28 +323,5 @@ pub fn run(args: &Args) -> Result<bool> {
             s.seconds_per_game * 1e3
         )?;
     }
-    printer.finish()?;
-    let kept = |lines: &Option<output::Lines>| {
-        lines.as_ref().map_or(String::new(), |l| {
-            format!("; the first {} are in {}", l.lines(), l.path().display())
-        })
-    };
-    if let Some(e) = write_error {
-        return Err(anyhow::Error::from(e).context(format!(
-            "the run stopped after {} of {} games{}",
-            summary.games,
-            sim.games,
-            kept(&out)
-        )));
-    }
-    if !summary.complete {
-        eprintln!(
-            "partial: interrupted after {} of {} games{} (--first {} plays on from there)",
-            summary.games,
-            sim.games,
-            kept(&out),
-            sim.first + summary.games
-        );
-    }
-    Ok(summary.complete)
+    Ok(())
 }

@@ -245,6 +245,26 @@ impl Placer {
         })
     }
 
+    /// Whether this placer is of `kind` for `setup`.
+    pub fn is_for(&self, kind: &PlacerKind, setup: &Setup) -> bool {
+        &self.kind == kind && &self.setup == setup
+    }
+
+    /// A placer as [`Placer::new`] would make it now, sharing this one's tables (the exact
+    /// sampler's): the same layouts from the same dice, without counting again.
+    pub fn fresh(&self) -> Placer {
+        Placer {
+            kind: self.kind.clone(),
+            setup: self.setup.clone(),
+            empty: self.empty.clone(),
+            sampler: self.sampler.as_ref().map(Sampler::fork),
+            book: matches!(self.kind, PlacerKind::Adversarial { .. })
+                .then(|| Book::for_run(&self.setup)),
+            layouts: self.layouts.clone(),
+            next: 0,
+        }
+    }
+
     /// One hidden layout; `None` when the placer gave up (the fleet is too tight for it).
     pub fn place(&mut self, rng: &mut dyn Rng) -> Option<Layout> {
         match &self.kind {

@@ -124,16 +124,7 @@ pub fn simulate_each(
             "at most {MAX_GAMES} games in one run: play a longer table in parts (--first)"
         )));
     }
-    let empty = empty_board(&sim.setup)?;
-    let mut placer = Placer::new(&sim.placer, &sim.setup, empty).map_err(|e| match e {
-        Error::Sample(SampleError::NoLayout) => Error::Request(format!(
-            "the fleet {} does not fit on a {} board under the {} rule",
-            sim.setup.fleet.describe(),
-            sim.setup.dims,
-            sim.setup.rules
-        )),
-        e => e,
-    })?;
+    let mut placer = placer_for(sim)?;
     let end = sim
         .first
         .checked_add(sim.games)
@@ -204,6 +195,36 @@ pub fn simulate_each(
     Ok(summarize(sim, &shots, seconds))
 }
 
+/// The placer of the last run in this process that was not of a layout file, kept so that a
+/// run in many parts (the chunks of a table on a cluster worker) counts its empty board once.
+static LAST_PLACER: std::sync::Mutex<Option<Placer>> = std::sync::Mutex::new(None);
+
+/// A new placer for `sim`: one made afresh, or a fresh copy of the last one when it was for
+/// the same setup and kind (the same layouts either way).
+fn placer_for(sim: &Simulation) -> Result<Placer, Error> {
+    let cacheable = !matches!(sim.placer, PlacerKind::File(_));
+    if cacheable {
+        let last = LAST_PLACER.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = last.as_ref().filter(|p| p.is_for(&sim.placer, &sim.setup)) {
+            return Ok(p.fresh());
+        }
+    }
+    let empty = empty_board(&sim.setup)?;
+    let placer = Placer::new(&sim.placer, &sim.setup, empty).map_err(|e| match e {
+        Error::Sample(SampleError::NoLayout) => Error::Request(format!(
+            "the fleet {} does not fit on a {} board under the {} rule",
+            sim.setup.fleet.describe(),
+            sim.setup.dims,
+            sim.setup.rules
+        )),
+        e => e,
+    })?;
+    if cacheable {
+        *LAST_PLACER.lock().unwrap_or_else(|e| e.into_inner()) = Some(placer.fresh());
+    }
+    Ok(placer)
+}
+
 /// Game `i` of `sim` played on `layout`.
 fn play_one(sim: &Simulation, book: &Arc<Book>, layout: crate::layout::Layout, i: u64) -> Played {
     let mut game = Game::new(sim.setup.clone(), layout);
@@ -216,12 +237,43 @@ fn play_one(sim: &Simulation, book: &Arc<Book>, layout: crate::layout::Layout, i
     let mut record = game.record_with_layout();
     record.meta = crate::problem::Meta {
         name: Some(format!("game-{}", i + 1)),
-        source: Some(format!(
-            "broadside simulate: {} against the {} placer, seed {}",
-            sim.shooter, sim.placer, sim.seed
-        )),
+        source: Some(sim.source()),
     };
     Played { shots, record }
+}
+
+impl Simulation {
+    /// What the records of the run's games say they come from.
+    pub fn source(&self) -> String {
+        format!(
+            "broadside simulate: {} against the {} placer, seed {}",
+            self.shooter, self.placer, self.seed
+        )
+    }
+
+    /// How many of `records` (the lines of an earlier run's `--out` file, in order) are the
+    /// run's first games, to go on from there: each must be game `first + i + 1` of this run
+    /// (its name, its source, its board and rules). An error names the first that is not.
+    pub fn kept_games(&self, records: &[ProblemSpec]) -> Result<u64, Error> {
+        for (i, r) in records.iter().enumerate() {
+            let want = format!("game-{}", self.first + i as u64 + 1);
+            let source = self.source();
+            let same = r.meta.name.as_deref() == Some(want.as_str())
+                && r.meta.source.as_deref() == Some(source.as_str())
+                && r.solution.is_some()
+                && Setup::of(r) == self.setup;
+            if !same {
+                return Err(Error::Request(format!(
+                    "record {} is not {want} of this run ({source}, {} {} {}): resume a run with the arguments it was started with",
+                    i + 1,
+                    self.setup.dims,
+                    self.setup.fleet.describe(),
+                    self.setup.rules
+                )));
+            }
+        }
+        Ok(records.len() as u64)
+    }
 }
 
 fn summarize(sim: &Simulation, shots: &[usize], seconds: f64) -> Summary {
