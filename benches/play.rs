@@ -28,6 +28,11 @@ fn games(c: &mut Criterion) {
         ShooterKind::Habr,
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
+            small: 1,
+        },
+        ShooterKind::Density {
+            weight: broadside::play::DENSITY_WEIGHT,
+            small: 0,
         },
     ] {
         g.bench_function(format!("standard game, {shooter}"), |b| {

@@ -14,7 +14,7 @@ bin=${BROADSIDE:-target/release/broadside}
 dir=docs/results
 
 variants=(touch-announced notouch-announced touch-silent notouch-silent)
-cheap=(random hunt-target parity checkerboard knight habr density:50)
+cheap=(random hunt-target parity checkerboard knight habr density:50 density:50.1)
 exact=(greedy)
 
 rules_of() {

@@ -52,6 +52,7 @@ fn every_game_ends_sunk_and_its_record_is_true() {
         ShooterKind::Knight,
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
+            small: 0,
         },
         ShooterKind::Habr,
         ShooterKind::Greedy,
@@ -163,6 +164,7 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
         &setup,
         side(ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
+            small: 0,
         }),
         side(ShooterKind::Random),
         500,
@@ -176,6 +178,7 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
         side(ShooterKind::Random),
         side(ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
+            small: 0,
         }),
         500,
         5,
@@ -194,6 +197,7 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "knight",
         "density:50",
         "density:3",
+        "density:50.1",
         "habr",
         "greedy",
         "mp:70",
@@ -428,6 +432,7 @@ fn the_file_placer_hands_out_its_layouts_in_turn() {
         Rules::Touch,
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
+            small: 0,
         },
     );
     s.placer = PlacerKind::File(path.clone());
@@ -466,6 +471,7 @@ fn the_adversarial_placer_costs_its_shooter_shots() {
         Rules::Touch,
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
+            small: 0,
         },
     );
     s.games = 400;
@@ -601,7 +607,8 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
     assert_eq!(
         "density".parse::<ShooterKind>().unwrap(),
         ShooterKind::Density {
-            weight: DENSITY_WEIGHT
+            weight: DENSITY_WEIGHT,
+            small: 0,
         }
     );
     for word in ["density:1", "density:50", "density:7", "habr"] {
@@ -609,7 +616,11 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
         assert_eq!(k.to_string(), word);
     }
     assert_eq!(
-        ShooterKind::Density { weight: 50 }.to_string(),
+        ShooterKind::Density {
+            weight: 50,
+            small: 0
+        }
+        .to_string(),
         "density:50"
     );
     for bad in [
@@ -655,7 +666,7 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
     let mut game = Game::new(setup.clone(), layout);
     game.fire(5);
     for (weight, cell) in [(1, 1), (2, 4), (50, 4)] {
-        let mut shooter = ShooterKind::Density { weight }.shooter(None);
+        let mut shooter = ShooterKind::Density { weight, small: 0 }.shooter(None);
         assert_eq!(
             shooter.choose(&setup, game.shots(), &mut rng),
             cell,

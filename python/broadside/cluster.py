@@ -103,6 +103,37 @@ class Run:
             "complete": True,
         }
 
+    def compare(self, baseline: "Run") -> dict:
+        """This run against ``baseline`` on the games both hold (the same seed and board: game
+        ``i`` hides the same layout in both), as ``broadside summarize --against`` reports it:
+        the mean of this run's shots minus the baseline's, game by game, with its 95% interval."""
+        if {k: v for k, v in self.params.items() if k != "shooter"} != {
+            k: v for k, v in baseline.params.items() if k != "shooter"
+        }:
+            raise ValueError("the runs are not on the same boards: they differ in more than the shooter")
+        lo = max(self.first, baseline.first)
+        hi = min(self.first + self.shots.size, baseline.first + baseline.shots.size)
+        if lo >= hi:
+            raise ValueError("no game is in both runs")
+        a = self.shots[lo - self.first : hi - self.first].astype(np.float64)
+        b = baseline.shots[lo - baseline.first : hi - baseline.first].astype(np.float64)
+        d = a - b
+        n = d.size
+        sd = float(d.std(ddof=1)) if n > 1 else 0.0
+        half = _Z95 * sd / math.sqrt(n) if n > 1 else 0.0
+        mean = float(d.mean())
+        return {
+            "games": n,
+            "mean": float(a.mean()),
+            "baseline_mean": float(b.mean()),
+            "difference": mean,
+            "ci95": [mean - half, mean + half],
+            "sd": sd,
+            "fewer": int((d < 0).sum()),
+            "more": int((d > 0).sum()),
+            "equal": int((d == 0).sum()),
+        }
+
 
 def _fleet_cells(params: dict) -> int:
     """Ship cells in the fleet: every game hits each once."""

@@ -88,6 +88,26 @@ def test_a_cluster_plays_the_table_game_for_game(client, cli, tmp_path):
     assert s["ci95"] == pytest.approx(want["ci95"], rel=1e-12)
 
 
+def test_two_shooters_compare_game_by_game_as_summarize_does(client, cli, tmp_path):
+    a = broadside.simulate("parity", games=400, chunk=100, client=client, **TABLE)
+    b = broadside.simulate("density", games=400, chunk=100, client=client, **TABLE)
+    d = a.compare(b)
+    for name, shooter in [("a.jsonl", "parity"), ("b.jsonl", "density")]:
+        cli_shots(shooter, 400, tmp_path / name)
+    run = subprocess.run(
+        [str(BIN), "summarize", str(tmp_path / "a.jsonl"), "--against", str(tmp_path / "b.jsonl"),
+         "--json"],
+        check=True, capture_output=True, text=True,
+    )
+    want = json.loads(run.stdout)
+    for key in ["games", "fewer", "more", "equal"]:
+        assert d[key] == want[key], key
+    for key in ["mean", "baseline_mean", "difference", "sd"]:
+        assert d[key] == pytest.approx(want[key], rel=1e-12, abs=1e-12), key
+    with pytest.raises(ValueError, match="same boards"):
+        a.compare(broadside.simulate("density", games=10, **{**TABLE, "seed": 4}))
+
+
 def test_a_killed_worker_loses_nothing(client):
     local = broadside.simulate("greedy", games=1500, chunk=50, **TABLE)
     pids = client.run(os.getpid)

@@ -158,7 +158,7 @@ pub fn run(args: &Args) -> Result<bool> {
     };
     let (first, games) = (sim.first, sim.games);
     if games == 0 {
-        return Err(usage("--games must be at least 1"));
+        return Err(usage("--games: there must be at least one game"));
     }
     // The games a cut-short run already wrote, when resuming it.
     let mut shots: Vec<u32> = Vec::new();

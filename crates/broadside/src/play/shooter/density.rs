@@ -25,9 +25,13 @@ use crate::rules::Rules;
 /// Habr article's finishing (only positions through a wounded cell, each met once per
 /// wounded cell it covers); `w` ≥ 1 counts every allowed position, `w^k` for one covering `k`
 /// wounded cells (the public mayflower engine's `density(b=50)` is `w` = 50).
+///
+/// While hunting, each position of a ship type counts `1 / length^small` (0: all alike, the
+/// public engine's rule).
 #[derive(Default)]
 pub(super) struct Density {
     weight: u32,
+    small: u32,
     marks: Marks,
     tables: Option<Arc<Tables>>,
     /// Per type, whether each position is still allowed.
@@ -126,10 +130,12 @@ fn water_around_ships(setup: &Setup, m: &mut [Mark]) {
 }
 
 impl Density {
-    /// The matrix with wounded cells counted as `weight` says (see the type).
-    pub(super) fn new(weight: u32) -> Density {
+    /// The matrix with wounded cells counted as `weight` says, and short ships weighed by
+    /// `small` while hunting (see the type).
+    pub(super) fn new(weight: u32, small: u32) -> Density {
         Density {
             weight,
+            small,
             ..Density::default()
         }
     }
@@ -218,15 +224,17 @@ impl Density {
         m
     }
 
-    /// Each open cell's count of allowed positions of the afloat ships covering it.
+    /// Each open cell's count of allowed positions of the afloat ships covering it, each
+    /// divided by its ship's length to the power `small`.
     fn hunting(&self, setup: &Setup, m: &[Mark], afloat: &[u64]) -> Vec<f64> {
         let mut weight = vec![0.0; setup.dims.cells()];
         for (ty, cover) in self.cover.iter().enumerate() {
             if afloat[ty] == 0 {
                 continue;
             }
+            let per = (setup.fleet.types()[ty].shape.size() as f64).powi(self.small as i32);
             for c in (0..weight.len()).filter(|&c| m[c] == Mark::Open) {
-                weight[c] += (afloat[ty] * cover[c]) as f64;
+                weight[c] += (afloat[ty] * cover[c]) as f64 / per;
             }
         }
         weight

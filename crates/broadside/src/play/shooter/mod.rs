@@ -13,7 +13,9 @@
 //! - [`ShooterKind::Density`]: the probability matrix of the Habr article, each afloat ship slid
 //!   over every position the shots allow, one ship at a time, and a cell of most positions
 //!   shot; a position covering `k` open hits counts `w^k` (`density:W`; the public mayflower
-//!   engine's `density(b=50)` is `density:50`).
+//!   engine's `density(b=50)` is `density:50`). `density:W.S` hunts with each ship type's
+//!   positions counting `1 / length^S`: short ships, the ones found last, weigh more
+//!   (`density:50.1` beats the public engine's rule on the standard game).
 //! - [`ShooterKind::Habr`]: the Habr article's matrix as it finishes: after a hit, only
 //!   positions through the wounded cells count.
 //! - [`ShooterKind::Greedy`]: fires at a cell of highest exact probability of a ship, given
@@ -76,10 +78,13 @@ pub enum ShooterKind {
     /// Hunt-target, hunting in four knight-move passes.
     Knight,
     /// The probability matrix of ships slid one at a time, a position covering `k` open hits
-    /// counting `weight^k` (`density:W`; `density` is [`DENSITY_WEIGHT`]).
+    /// counting `weight^k` (`density:W`; `density` is [`DENSITY_WEIGHT`]); while hunting, a
+    /// ship type's positions count `1 / length^small` each (`density:W.S`, 0 unless given).
     Density {
         /// What an open hit multiplies a position's weight by (at least 1).
         weight: u32,
+        /// How much more a short ship's positions count while hunting (0 to 3).
+        small: u32,
     },
     /// The Habr article's probability matrix, finishing only on positions through wounded
     /// cells.
@@ -140,6 +145,7 @@ const SHOOTER_WORDS: &[&str] = &[
     "knight",
     "density",
     "density:W",
+    "density:W.S",
     "habr",
     "greedy",
     "mp:X",
@@ -174,18 +180,22 @@ impl std::str::FromStr for ShooterKind {
             ("knight", None) => ShooterKind::Knight,
             ("density", None) => ShooterKind::Density {
                 weight: DENSITY_WEIGHT,
+                small: 0,
             },
-            ("density", Some(w)) => ShooterKind::Density {
-                weight: number(
-                    w,
-                    "density:W, W what an open hit multiplies a position's weight by (e.g. density:50)",
-                )
-                .ok()
-                .and_then(|w| u32::try_from(w).ok())
-                .ok_or_else(|| {
-                    bad("density:W, W a whole number from 1 to 4294967295 (e.g. density:50)")
-                })?,
-            },
+            ("density", Some(p)) => {
+                let form = "density:W or density:W.S: W a whole number from 1 to 4294967295 (what an open hit multiplies a position's weight by), S from 0 to 3 (e.g. density:50.1)";
+                let (w, small) = match p.split_once('.') {
+                    Some((w, s)) => (w, s.parse::<u32>().ok().filter(|&s| s <= 3).ok_or_else(|| bad(form))?),
+                    None => (p, 0),
+                };
+                ShooterKind::Density {
+                    weight: number(w, form)
+                        .ok()
+                        .and_then(|w| u32::try_from(w).ok())
+                        .ok_or_else(|| bad(form))?,
+                    small,
+                }
+            }
             ("habr", None) => ShooterKind::Habr,
             ("greedy", None) => ShooterKind::Greedy,
             ("mp", p) => {
@@ -281,7 +291,8 @@ impl std::fmt::Display for ShooterKind {
             ShooterKind::Parity => f.write_str("parity"),
             ShooterKind::Checkerboard => f.write_str("checkerboard"),
             ShooterKind::Knight => f.write_str("knight"),
-            ShooterKind::Density { weight } => write!(f, "density:{weight}"),
+            ShooterKind::Density { weight, small: 0 } => write!(f, "density:{weight}"),
+            ShooterKind::Density { weight, small } => write!(f, "density:{weight}.{small}"),
             ShooterKind::Habr => f.write_str("habr"),
             ShooterKind::Greedy => f.write_str("greedy"),
             ShooterKind::MinPossible { open } => write!(f, "mp:{open}"),
@@ -338,8 +349,8 @@ impl ShooterKind {
             ShooterKind::Parity => Box::new(HuntTarget::new(Hunt::Colour)),
             ShooterKind::Checkerboard => Box::new(HuntTarget::new(Hunt::Passes)),
             ShooterKind::Knight => Box::new(HuntTarget::new(Hunt::Knight)),
-            ShooterKind::Density { weight } => Box::new(Density::new(weight)),
-            ShooterKind::Habr => Box::new(Density::new(0)),
+            ShooterKind::Density { weight, small } => Box::new(Density::new(weight, small)),
+            ShooterKind::Habr => Box::new(Density::new(0, 0)),
             ShooterKind::Greedy => Box::new(Greedy(exact)),
             ShooterKind::MinPossible { open } => Box::new(MinPossible::new(exact, open)),
             ShooterKind::Sampled { boards, sampler } => Box::new(Sampled {
