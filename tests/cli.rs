@@ -1231,6 +1231,44 @@ fn optimal_gives_the_optimum_the_rollout_and_greedy() {
         text.contains("rollout of greedy 7.5588: 100% of greedy's gap closed"),
         "{text}"
     );
+    // A board whose optimum takes minutes: the time limit stops it, exit 3 (not answered),
+    // within a second or so of the limit.
+    let start = std::time::Instant::now();
+    let o = run(
+        &[
+            "optimal",
+            "--size",
+            "64x2",
+            "--fleet",
+            "2",
+            "--time-limit",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("within the time limit"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(start.elapsed().as_secs_f64() < 30.0);
+    // A limit it meets gives the same answer as none.
+    let o = run(
+        &[
+            "optimal",
+            "--size",
+            "4x3",
+            "--fleet",
+            "3 2",
+            "--json",
+            "--time-limit",
+            "60",
+        ],
+        None,
+    );
+    let w: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(w["optimal"], v["optimal"]);
 }
 
 /// The shots of each game of a `simulate --out` file, by game name, counted from the file.

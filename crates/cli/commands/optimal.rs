@@ -5,7 +5,7 @@ use anyhow::Result;
 
 use broadside::play::Optimal;
 
-use crate::args::GameArgs;
+use crate::args::{GameArgs, seconds};
 use crate::report::Printer;
 
 /// The options of `optimal`.
@@ -16,6 +16,9 @@ pub struct Args {
     /// The most belief states to solve before giving up (each takes memory).
     #[arg(long, default_value = "20000000")]
     max_states: usize,
+    /// Give up after this many seconds (exit 3: the question could not be answered in time).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -26,8 +29,14 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<bool> {
     let setup = args.game.setup()?;
     let start = std::time::Instant::now();
-    let mut solver = Optimal::new(&setup, 1_000_000, args.max_states)?;
-    let e = solver.expected()?;
+    let mut solver = Optimal::new(&setup, 1_000_000, args.max_states)?
+        .within(args.time_limit.map(seconds).transpose()?);
+    let e = match solver.expected() {
+        Ok(e) => e,
+        // Out of time is a question not answered (exit 3), not a bad request.
+        Err(e) if solver.timed_out() => return Err(anyhow::anyhow!("{e}")),
+        Err(e) => return Err(e.into()),
+    };
     let seconds = start.elapsed().as_secs_f64();
     let mut printer = Printer::new(args.json);
     if args.json {

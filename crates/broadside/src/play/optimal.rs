@@ -91,6 +91,10 @@ pub struct Optimal {
     /// Expected shots of the rollout of greedy.
     rollout: HashMap<Key, f64>,
     max_states: usize,
+    /// When [`Optimal::expected`] and [`Optimal::choose`] give up, if ever.
+    deadline: Option<std::time::Instant>,
+    /// Whether a search gave up at the deadline.
+    timed_out: bool,
 }
 
 impl Optimal {
@@ -151,7 +155,21 @@ impl Optimal {
             base: HashMap::new(),
             rollout: HashMap::new(),
             max_states,
+            deadline: None,
+            timed_out: false,
         })
+    }
+
+    /// The same solver, giving up once `time_limit` has passed from now (as past the state
+    /// budget); `None` is no limit.
+    pub fn within(mut self, time_limit: Option<std::time::Duration>) -> Optimal {
+        self.deadline = time_limit.and_then(|t| std::time::Instant::now().checked_add(t));
+        self
+    }
+
+    /// Whether a search gave up because the time limit passed.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
     }
 
     /// A cell an optimal shooter fires at after `shots`, which extend the shots the solver
@@ -213,10 +231,17 @@ impl Optimal {
     pub fn expected(&mut self) -> Result<Expected, Error> {
         let all: Vec<u32> = (0..self.ships.len() as u32).collect();
         let (optimal, first) = self.value(&all, self.fired).ok_or_else(|| {
-            Error::Request(format!(
-                "optimal play needs more than {} belief states here",
-                self.max_states
-            ))
+            if self.timed_out {
+                Error::Request(format!(
+                    "optimal play was not solved within the time limit ({} belief states solved)",
+                    self.best.len()
+                ))
+            } else {
+                Error::Request(format!(
+                    "optimal play needs more than {} belief states here",
+                    self.max_states
+                ))
+            }
         })?;
         let greedy = self.greedy_value(&all, self.fired);
         let rollout = self.rollout_value(&all, self.fired);
@@ -318,6 +343,15 @@ impl Optimal {
             return Some((v, self.symmetries[g].back[cell]));
         }
         if self.best.len() >= self.max_states {
+            return None;
+        }
+        // The clock is read once every 1,024 new states.
+        if self.best.len().is_multiple_of(1024)
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            self.timed_out = true;
             return None;
         }
         let total = members.len() as f64;
