@@ -158,6 +158,15 @@ pub fn progress_bar(games: u64) -> ProgressBar {
     bar
 }
 
+/// A run's figures as `simulate` and `summarize` print them: the mean shots with their 95%
+/// interval, the spread and the extremes.
+pub fn figures(mean: f64, ci95: [f64; 2], sd: f64, median: f64, min: usize, max: usize) -> String {
+    format!(
+        "mean {mean:.2} shots (95% CI {:.2} to {:.2}), sd {sd:.2}, median {median}, min {min}, max {max}",
+        ci95[0], ci95[1]
+    )
+}
+
 /// The setup in words: "10x10 5 4 3 3 2 touch, sinking announced".
 pub fn describe(setup: &Setup) -> String {
     format!(

@@ -13,7 +13,7 @@ use broadside::play::{Book, PlacerKind, Setup, ShooterKind, Simulation, simulate
 use broadside::sample::SamplerKind;
 
 use crate::args::GameArgs;
-use crate::report::{Printer, describe, progress_bar};
+use crate::report::{Printer, describe, figures, progress_bar};
 use crate::{interrupt, usage};
 
 /// The options of `simulate`.
@@ -259,11 +259,8 @@ pub fn run(args: &Args) -> Result<bool> {
                     describe(&sim.setup),
                     s.games
                 )?;
-                writeln!(
-                    w,
-                    "  mean {:.2} shots (95% CI {:.2} to {:.2}), sd {:.2}, median {}, min {}, max {}",
-                    s.mean, s.ci95[0], s.ci95[1], s.sd, s.median, s.min, s.max
-                )?;
+                let f = figures(s.mean, s.ci95, s.sd, s.median, s.min, s.max);
+                writeln!(w, "  {f}")?;
             }
         }
     }
@@ -311,11 +308,8 @@ fn print_summary(
             describe(setup),
             s.games
         )?;
-        writeln!(
-            w,
-            "  mean {:.2} shots (95% CI {:.2} to {:.2}), sd {:.2}, median {}, min {}, max {}",
-            s.mean, s.ci95[0], s.ci95[1], s.sd, s.median, s.min, s.max
-        )?;
+        let f = figures(s.mean, s.ci95, s.sd, s.median, s.min, s.max);
+        writeln!(w, "  {f}")?;
         writeln!(
             w,
             "  hit ratio {:.4}, {:.3} ms per game",

@@ -10,7 +10,7 @@ use broadside::answer::{self, GamesSummary, PairedSummary, ShotsFile};
 use broadside::output;
 
 use crate::args::read_problems;
-use crate::report::Printer;
+use crate::report::{Printer, figures};
 use crate::usage;
 
 /// The options of `summarize`.
@@ -125,11 +125,8 @@ pub fn run(args: &Args) -> Result<bool> {
             printer.push(&s)?;
         } else {
             let w = printer.out();
-            writeln!(
-                w,
-                "{} games: mean {:.2} shots (95% CI {:.2} to {:.2}), sd {:.2}, median {}, min {}, max {}",
-                s.games, s.mean, s.ci95[0], s.ci95[1], s.sd, s.median, s.min, s.max
-            )?;
+            let f = figures(s.mean, s.ci95, s.sd, s.median, s.min, s.max);
+            writeln!(w, "{} games: {f}", s.games)?;
             if let Some(r) = s.hit_ratio {
                 writeln!(w, "  hit ratio {r:.4}")?;
             }

@@ -103,17 +103,27 @@ pub fn summarize(records: &[ProblemSpec]) -> Result<GamesSummary, Error> {
     let games = by_name(records)?;
     let shots: Vec<f64> = games.values().map(|g| g.shots as f64).collect();
     let hits: usize = games.values().map(|g| g.layout.cells().count()).sum();
-    let m = Moments::of(&shots);
-    Ok(GamesSummary {
-        games: m.n,
-        mean: m.mean,
-        ci95: m.ci95,
-        sd: m.sd,
-        median: m.median,
-        min: m.min as usize,
-        max: m.max as usize,
-        hit_ratio: Some(hits as f64 / shots.iter().sum::<f64>()),
-    })
+    Ok(GamesSummary::of(
+        &shots,
+        Some(hits as f64 / shots.iter().sum::<f64>()),
+    ))
+}
+
+impl GamesSummary {
+    /// The summary of games that took `shots` shots each.
+    fn of(shots: &[f64], hit_ratio: Option<f64>) -> GamesSummary {
+        let m = Moments::of(shots);
+        GamesSummary {
+            games: m.n,
+            mean: m.mean,
+            ci95: m.ci95,
+            sd: m.sd,
+            median: m.median,
+            min: m.min as usize,
+            max: m.max as usize,
+            hit_ratio,
+        }
+    }
 }
 
 /// The games of `run` against those of `baseline`, on the games both hold; an error when a game
@@ -239,17 +249,7 @@ impl ShotsFile {
     /// The summary of the run's shots, as `simulate` prints it (without the hit ratio).
     pub fn summary(&self) -> GamesSummary {
         let shots: Vec<f64> = self.shots.iter().map(|&s| f64::from(s)).collect();
-        let m = Moments::of(&shots);
-        GamesSummary {
-            games: m.n,
-            mean: m.mean,
-            ci95: m.ci95,
-            sd: m.sd,
-            median: m.median,
-            min: m.min as usize,
-            max: m.max as usize,
-            hit_ratio: None,
-        }
+        GamesSummary::of(&shots, None)
     }
 
     /// The run against `baseline` on the games both hold. They must be runs on the same
