@@ -1541,6 +1541,27 @@ fn runs_too_long_to_hold_are_refused_not_attempted() {
             stderr(&o)
         );
     }
+    // Skipping to a first game drawn past any bound is refused before a layout is drawn.
+    let start = std::time::Instant::now();
+    let o = run(
+        &[
+            "simulate",
+            "--shooter",
+            "random",
+            "--first",
+            "10000000000",
+            "--games",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("at most game 100000001"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(start.elapsed().as_secs_f64() < 10.0);
 }
 
 #[test]

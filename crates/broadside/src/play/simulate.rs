@@ -124,6 +124,14 @@ pub fn simulate_each(
             "at most {MAX_GAMES} games in one run: play a longer table in parts (--first)"
         )));
     }
+    // The layouts of the games skipped are drawn (see below): a bound on them bounds the
+    // time before the first game.
+    if sim.first > MAX_GAMES {
+        return Err(Error::Request(format!(
+            "the first game must be at most game {} (the layouts of the games before it are drawn to reach it)",
+            MAX_GAMES + 1
+        )));
+    }
     let mut placer = placer_for(sim)?;
     let end = sim
         .first
@@ -140,6 +148,10 @@ pub fn simulate_each(
     // Placers may keep state from one layout to the next, so the layouts before the first
     // game are drawn too (placing is cheap beside playing).
     for i in 0..sim.first {
+        // A stop while skipping is heard (every 65,536 layouts): no game was played yet.
+        if i % 65_536 == 0 && stop.load(Ordering::Relaxed) {
+            return Ok(summarize(sim, &[], 0.0));
+        }
         place(i)?;
     }
     // The time a game is that of the games played, not of the layouts drawn to skip.
@@ -291,8 +303,13 @@ fn summarize(sim: &Simulation, shots: &[usize], seconds: f64) -> Summary {
         ci95: m.ci95,
         min: m.min as usize,
         max: m.max as usize,
-        hit_ratio: hits / shots.iter().sum::<f64>(),
-        seconds_per_game: seconds / n,
+        // No game played (a stop before the first): no ratio, no time a game.
+        hit_ratio: if n > 0.0 {
+            hits / shots.iter().sum::<f64>()
+        } else {
+            0.0
+        },
+        seconds_per_game: if n > 0.0 { seconds / n } else { 0.0 },
         complete: m.n == sim.games,
     }
 }
