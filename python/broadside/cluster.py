@@ -17,7 +17,7 @@ import math
 import os
 import time
 from concurrent.futures import Executor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -77,7 +77,6 @@ class Run:
     seconds: float = 0.0
     chunks_played: int = 0
     chunks_kept: int = 0
-    extra: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
         """The figures ``broadside simulate --json`` prints for these games (less the time a
