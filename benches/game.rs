@@ -10,41 +10,10 @@
 use std::time::Instant;
 
 use broadside::heat::HeatMap;
-use broadside::{Dims, Engine, Fleet, Layout, ProblemSpec, Rules, Ship, Shot, ShotResult, Sinking};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use broadside::{Engine, Rules};
 
-fn hidden_layout(rng: &mut StdRng, spec: &ProblemSpec) -> Layout {
-    let problem = spec.clone().build().unwrap();
-    'again: loop {
-        let mut taken = vec![false; spec.dims.cells()];
-        let mut ships = Vec::new();
-        for (ty, t) in spec.fleet.types().iter().enumerate() {
-            for _ in 0..t.count {
-                let free: Vec<_> = problem
-                    .placements(ty)
-                    .iter()
-                    .filter(|p| {
-                        p.cells.iter().all(|&c| !taken[c])
-                            && (spec.rules == Rules::Touch || p.halo.iter().all(|&c| !taken[c]))
-                    })
-                    .collect();
-                if free.is_empty() {
-                    continue 'again;
-                }
-                let p = free[rng.random_range(0..free.len())];
-                for &c in &p.cells {
-                    taken[c] = true;
-                }
-                ships.push(Ship {
-                    ty,
-                    cells: p.cells.clone(),
-                });
-            }
-        }
-        return Layout { ships };
-    }
-}
+mod common;
+use common::greedy_game;
 
 fn main() {
     let mut times = Vec::new();
@@ -54,40 +23,14 @@ fn main() {
         (3, Rules::NoTouch),
         (4, Rules::NoTouch),
     ] {
-        let mut rng = StdRng::seed_from_u64(game);
-        let mut spec =
-            ProblemSpec::empty(Dims::new(10, 10), Fleet::straight(&[5, 4, 3, 3, 2]), rules);
-        let hidden = hidden_layout(&mut rng, &spec);
-        let ship_cells: Vec<usize> = hidden.cells().collect();
-        spec.observations.sinking = Sinking::Announced;
-        let mut hit = [false; 100];
-        let mut hits = 0;
-        while hits < ship_cells.len() {
-            let problem = spec.clone().build().unwrap();
+        greedy_game(game, rules, |problem, hidden| {
             let t = Instant::now();
-            let heat = HeatMap::compute(&problem, Engine::Auto).unwrap();
+            let heat = HeatMap::compute(problem, Engine::Auto).unwrap();
             times.push(t.elapsed().as_secs_f64());
             assert!(heat.layouts >= 1, "the hidden layout is always consistent");
-            assert!(broadside::check::layout(problem.spec(), &hidden).is_ok());
-            let (best, _) = heat.best();
-            let cell = best[0];
-            let result = match hidden.ships.iter().find(|s| s.cells.contains(&cell)) {
-                Some(ship) => {
-                    hit[cell] = true;
-                    hits += 1;
-                    if ship.cells.iter().all(|&c| hit[c]) {
-                        ShotResult::Sunk {
-                            ty: ship.ty,
-                            cells: Vec::new(),
-                        }
-                    } else {
-                        ShotResult::Hit
-                    }
-                }
-                None => ShotResult::Miss,
-            };
-            spec.observations.shots.push(Shot { cell, result });
-        }
+            assert!(broadside::check::layout(problem.spec(), hidden).is_ok());
+            heat
+        });
     }
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];

@@ -14,7 +14,7 @@ pub mod portfolio;
 mod sat;
 
 pub use dp::{DpEngine, DpSampler, DpUnsupported};
-pub use enumerate::{DescentSampler, Enumerator, Solutions};
+pub use enumerate::{DescentSampler, Enumerator, Solutions, Work};
 pub use sat::{Encoding, SatEngine};
 
 use crate::choice::named_choices;
@@ -286,10 +286,9 @@ impl Engine {
     ///
     /// `Auto` races engines ([`portfolio`]): to a count limit (`--limit 2` decides
     /// uniqueness), the enumerator and SAT; a full count where the DP does not apply, the
-    /// enumerator and SAT (up to [`portfolio::SAT_MODELS`] layouts). Where the DP applies the
-    /// enumerator goes first and hands over to the DP unless it is about to finish
-    /// ([`portfolio::count_with_dp`]). `Dp`
-    /// refuses a problem it does not take ([`CountError::Declined`]); under a count limit it
+    /// enumerator and SAT (up to [`portfolio::SAT_MODELS`] layouts). Where the DP applies,
+    /// the enumerator or the DP, whichever the problem's structure says is faster
+    /// ([`portfolio::plan`]). `Dp` refuses a problem it does not take ([`CountError::Declined`]); under a count limit it
     /// counts everything and reports the limit as the enumerator would (a count that reaches
     /// the limit is cut to it, with no per-cell counts, which would be those of some other
     /// set of layouts).

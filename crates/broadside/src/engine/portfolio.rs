@@ -10,23 +10,28 @@
 //! then (nearly everything a person types) costs no thread. Then a rival starts on a thread
 //! of its own and the enumerator goes on: for a solution or a count to a limit SAT (both are
 //! single-threaded, so on two cores neither slows the other); for a full count or per-cell
-//! counts the DP where it applies (after a longer head start, see [`Engine::count`]) and else
-//! SAT, which gives up once it has seen [`SAT_MODELS`] layouts (blocking clauses cost more
-//! per layout than the enumerator's counting, so many layouts mean the enumerator wins). The
-//! first complete answer wins; the other engine is cancelled ([`Cancel`]), stops within
-//! milliseconds, and is joined before the answer is returned, so no thread outlives the
-//! call. The answer names the engine that gave it.
+//! counts where the DP does not apply SAT, which gives up once it has seen [`SAT_MODELS`]
+//! layouts (blocking clauses cost more per layout than the enumerator's counting, so many
+//! layouts mean the enumerator wins). The first complete answer wins; the other engine is
+//! cancelled ([`Cancel`]), stops within milliseconds, and is joined before the answer is
+//! returned, so no thread outlives the call. The answer names the engine that gave it.
+//!
+//! **The plan.** Where the DP applies (a full count of a game state), there is no race and
+//! no clock: [`plan`] judges from the problem's structure which of the enumerator and the
+//! DP is faster, before either runs. The enumerator's work is estimated by random descents
+//! of its own search (Knuth's estimator, a fixed seed), the DP's states are predicted from
+//! the allowed placements ([`DpEngine::predicted_states`]); each is weighed by its cost per
+//! unit, fitted by `cargo bench --bench auto` on every state of simulated games and on
+//! states with 1 to 10 misses. The two costs scale alike with the machine and its load, so
+//! the choice is the same on any of them.
 //!
 //! [`Engine::count`]: super::Engine::count
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use super::{
     Cancel, CountError, CountOptions, CountResult, DpEngine, EngineKind, Enumerator, SatEngine,
-    Stop,
+    Stop, Work,
 };
 use crate::layout::Layout;
 use crate::problem::Problem;
@@ -37,15 +42,108 @@ pub const HEAD_START: Duration = Duration::from_millis(10);
 /// The most layouts SAT counts in a race for a full count before leaving it to the enumerator.
 pub const SAT_MODELS: u128 = 2_000;
 
-/// How long the enumerator counts a total alone where the DP applies before `auto` judges, by
-/// its progress, whether it will finish within [`DP_HEAD_START`].
-pub const JUDGE_AFTER: Duration = Duration::from_millis(40);
+/// The engine `auto` gives a full count where the DP applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The bitboard enumerator.
+    Enumerator,
+    /// The transfer-matrix DP.
+    Dp,
+}
 
-/// The longest the enumerator counts a total where the DP applies before the DP takes over.
-pub const DP_HEAD_START: Duration = Duration::from_millis(500);
+/// What `auto` knows of a full count before any engine runs, and the engine it chose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    /// The enumerator's work, estimated by [`ENUM_PROBES`] random descents of its search.
+    pub work: Work,
+    /// The DP's states, predicted from the placements ([`DpEngine::predicted_states`]);
+    /// `None` where the enumerator's work alone settled the choice, or the DP does not apply.
+    pub dp_states: Option<f64>,
+    /// The engine chosen.
+    pub choice: Choice,
+}
 
-/// The enumerator's head start on per-cell counts where the DP applies.
-pub const DP_HEAD_START_PER_CELL: Duration = Duration::from_millis(30);
+/// The random descents the enumerator's work is estimated by.
+pub const ENUM_PROBES: usize = 128;
+
+/// The weight of a placement a shortcut walks against a search node, in [`Plan::enum_work`].
+pub const STEP_WEIGHT: f64 = 1.0 / 50.0;
+
+/// Seconds per unit of the enumerator's work and per DP state, by rule (touch, no-touch) and
+/// count (a total, per cell), on one machine: only their ratio matters, and it is the same on
+/// an idle machine and on a loaded one. Fitted by `cargo bench --bench auto`.
+const SECONDS: [[(f64, f64); 2]; 2] = [
+    [(1.46e-7, 1.0e-8), (6.5e-7, 7.0e-9)],
+    [(1.13e-7, 8.0e-9), (5.0e-7, 8.0e-9)],
+];
+
+/// Below this predicted time the enumerator is chosen without predicting the DP: however
+/// fast the DP, the enumerator is within the 20 ms `auto` allows itself.
+const SURELY_ENUMERATOR: f64 = 0.015;
+
+/// The descents a first, rough estimate takes; past [`SURELY_ENUMERATOR`] / 4 it is redone
+/// with [`ENUM_PROBES`].
+const FIRST_PROBES: usize = 16;
+
+impl Plan {
+    /// The enumerator's work in search nodes, the shortcuts' placements weighed in.
+    pub fn enum_work(&self) -> f64 {
+        self.work.nodes + STEP_WEIGHT * self.work.steps
+    }
+}
+
+/// Which engine counts `problem` (`per_cell`: with per-cell counts) fastest, judged from
+/// its structure before either runs: the enumerator's work, estimated by random descents of
+/// its search (a fixed seed, so the same problem always gets the same choice), against the
+/// DP's states, predicted from the placements, each weighed by its measured cost per unit
+/// ([`SECONDS`]). No clock is read, so the choice does not depend on the machine or its load.
+pub fn plan(problem: &Problem, per_cell: bool) -> Plan {
+    match DpEngine::new(problem) {
+        Ok(dp) => plan_with(problem, &dp, per_cell),
+        Err(_) => {
+            let work = Enumerator::new(problem).estimate(ENUM_PROBES, &mut probe_rng());
+            Plan {
+                work,
+                dp_states: None,
+                choice: Choice::Enumerator,
+            }
+        }
+    }
+}
+
+/// The seconds per unit of the enumerator's work and per DP state for `problem`'s rules.
+fn seconds(problem: &Problem, per_cell: bool) -> (f64, f64) {
+    let rules = usize::from(problem.rules() != crate::rules::Rules::Touch);
+    SECONDS[rules][usize::from(per_cell)]
+}
+
+fn probe_rng() -> rand::rngs::StdRng {
+    rand::SeedableRng::seed_from_u64(0x5eed)
+}
+
+/// [`plan`] with the problem's DP already built.
+fn plan_with(problem: &Problem, dp: &DpEngine, per_cell: bool) -> Plan {
+    let (per_unit, per_state) = seconds(problem, per_cell);
+    let mut p = Plan {
+        work: Enumerator::new(problem).estimate(FIRST_PROBES, &mut probe_rng()),
+        dp_states: None,
+        choice: Choice::Enumerator,
+    };
+    if per_unit * p.enum_work() < SURELY_ENUMERATOR / 4.0 {
+        return p;
+    }
+    p.work = Enumerator::new(problem).estimate(ENUM_PROBES, &mut probe_rng());
+    let enumerator = per_unit * p.enum_work();
+    if enumerator < SURELY_ENUMERATOR {
+        return p;
+    }
+    let states = dp.predicted_states();
+    p.dp_states = Some(states);
+    if per_state * states < enumerator {
+        p.choice = Choice::Dp;
+    }
+    p
+}
 
 /// One solution, if any, and the engine that found it: the enumerator's walk, raced by SAT
 /// past `head_start` ([`HEAD_START`] for `auto`). Raising `cancel` stops both (and gives
@@ -246,131 +344,51 @@ fn enumerator_then_sat(
     pick(a, b, at_limit)
 }
 
-/// A full count where the DP applies (game states: straight ships, no row or column counts).
-///
-/// The enumerator goes first: its counting shortcuts win where few ships are left or the
-/// board is small. For per-cell counts it has [`DP_HEAD_START_PER_CELL`]. For a total it is
-/// watched: after [`JUDGE_AFTER`], and every 20 ms after that, its share of subtrees counted
-/// projects its finish, and it is stopped as soon as that projection passes
-/// [`DP_HEAD_START`] (or it reaches it). Then the DP counts, unless it would pass its memory
-/// budget, when the enumerator counts again with the time that is left.
+/// A full count where the DP applies (game states: straight ships, no row or column counts):
+/// by the engine [`plan`] chooses. Where the DP would pass its memory budget, the enumerator
+/// counts instead, with the time that is left.
 pub fn count_with_dp(
     problem: &Problem,
     dp: DpEngine,
     opts: &CountOptions,
 ) -> Result<CountResult, CountError> {
     let start = Instant::now();
-    let first = if opts.per_cell {
+    let enumerator = |time_limit| {
         Enumerator::new(problem).count(&CountOptions {
-            per_cell: true,
+            time_limit,
+            per_cell: opts.per_cell,
             parallel: opts.parallel,
-            time_limit: Some(lesser(opts.time_limit, DP_HEAD_START_PER_CELL)),
+            progress: opts.progress.clone(),
             cancel: opts.cancel.clone(),
             ..CountOptions::default()
-        })?
-    } else {
-        watched(problem, opts)?
+        })
     };
-    if first.stopped != Some(Stop::Time) {
-        return Ok(first);
+    let p = plan_with(problem, &dp, opts.per_cell);
+    // Cut short, the DP has counted nothing, while the enumerator's partial counts hold
+    // lower bounds: under a time limit the DP would likely miss, the enumerator counts.
+    let likely_late = opts.time_limit.is_some_and(|t| {
+        p.dp_states
+            .is_some_and(|s| s * seconds(problem, opts.per_cell).1 > t.as_secs_f64() / 2.0)
+    });
+    if p.choice == Choice::Enumerator || likely_late {
+        return enumerator(opts.time_limit);
     }
-    let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
-    if left.is_some_and(|l| l.is_zero()) {
-        return Ok(first);
-    }
-    let r = match dp.count(&CountOptions {
+    match dp.count(&CountOptions {
         per_cell: opts.per_cell,
         parallel: opts.parallel,
-        time_limit: left,
+        time_limit: opts.time_limit,
         memory_limit: opts.memory_limit,
+        progress: opts.progress.clone(),
         cancel: opts.cancel.clone(),
         ..CountOptions::default()
     }) {
         // Past its memory the DP hands back to the enumerator, whose memory is bounded by
-        // the board, with the time that is left.
+        // the board.
         Err(CountError::Memory(_)) => {
-            let left = opts.time_limit.map(|t| t.saturating_sub(start.elapsed()));
-            if left.is_some_and(|l| l.is_zero()) {
-                return Ok(first);
-            }
-            return Enumerator::new(problem).count(&CountOptions {
-                time_limit: left,
-                per_cell: opts.per_cell,
-                parallel: opts.parallel,
-                progress: opts.progress.clone(),
-                cancel: opts.cancel.clone(),
-                ..CountOptions::default()
-            });
+            enumerator(opts.time_limit.map(|t| t.saturating_sub(start.elapsed())))
         }
-        r => r?,
-    };
-    // The DP's layouts are complete only at the last cell: cut short, it has counted
-    // nothing, while the enumerator's partial count holds lower bounds.
-    Ok(if r.complete { r } else { first })
-}
-
-/// The enumerator's total on its own thread, stopped early (a partial count, as
-/// [`Stop::Time`]) when its progress says it will not finish within [`DP_HEAD_START`]; see
-/// [`count_with_dp`].
-fn watched(problem: &Problem, opts: &CountOptions) -> Result<CountResult, CountError> {
-    let start = Instant::now();
-    let stop = opts.cancel.as_ref().map_or_else(Cancel::new, Cancel::child);
-    let seen = Arc::new((AtomicU64::new(0), AtomicU64::new(0)));
-    let progress = {
-        let seen = seen.clone();
-        let theirs = opts.progress.clone();
-        Arc::new(move |done, total| {
-            seen.0.store(done, Ordering::Relaxed);
-            seen.1.store(total, Ordering::Relaxed);
-            if let Some(p) = &theirs {
-                p(done, total);
-            }
-        })
-    };
-    std::thread::scope(|s| {
-        let (tx, rx) = channel();
-        let count = CountOptions {
-            parallel: opts.parallel,
-            time_limit: Some(lesser(opts.time_limit, DP_HEAD_START)),
-            progress: Some(progress),
-            cancel: Some(stop.clone()),
-            ..CountOptions::default()
-        };
-        let handle = racer(s, move || {
-            let _ = tx.send(Enumerator::new(problem).count(&count));
-        });
-        let mut wait = JUDGE_AFTER;
-        let r = loop {
-            match rx.recv_timeout(wait) {
-                Ok(r) => break r,
-                Err(RecvTimeoutError::Timeout) => {
-                    let (done, total) = (
-                        seen.0.load(Ordering::Relaxed),
-                        seen.1.load(Ordering::Relaxed),
-                    );
-                    let hopeless = done == 0
-                        || start.elapsed().mul_f64(total as f64 / done as f64) > DP_HEAD_START;
-                    if hopeless {
-                        stop.cancel();
-                    }
-                    wait = Duration::from_millis(20);
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let panic = handle
-                        .join()
-                        .expect_err("the count ended without an answer");
-                    std::panic::resume_unwind(panic)
-                }
-            }
-        };
-        let outside = opts.cancel.as_ref().is_some_and(Cancel::is_cancelled);
-        r.map(|mut r| {
-            if r.stopped == Some(Stop::Cancelled) && !outside {
-                r.stopped = Some(Stop::Time);
-            }
-            r
-        })
-    })
+        r => r,
+    }
 }
 
 /// Whether a count ends a race: an error, a complete count, or (`at_limit`) a count that

@@ -35,6 +35,7 @@
 mod forward;
 mod gather;
 mod marginals;
+mod predict;
 mod sample;
 mod state;
 

@@ -11,8 +11,21 @@ use super::tables::{State, Tables};
 use crate::bitboard::Bits;
 use crate::engine::{Cancel, CountError, CountOptions, CountResult, Stop};
 
+/// The fewest subtrees of the search a part of a count in parts ([`Tables::count_part`])
+/// gets, so that the parts are alike in size.
+const SUBTREES_PER_PART: usize = 16;
+
 /// How long a parallel count first tries on the calling thread alone.
 const SEQUENTIAL_TRIAL: std::time::Duration = std::time::Duration::from_micros(300);
+
+/// The work of a search: its nodes, and the placements its shortcuts walk.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Work {
+    /// Search nodes.
+    pub nodes: f64,
+    /// Placements walked by the shortcuts that count the last two ships.
+    pub steps: f64,
+}
 
 /// What one parallel subtree count returns: count, stop reason, overflow, per-cell counts.
 pub(super) type TaskResult = (u128, Option<Stop>, bool, Option<Vec<u128>>);
@@ -99,16 +112,17 @@ impl<const N: usize> Tables<N> {
         a
     }
 
-    /// The shortcut count of a node's completions, when one applies.
-    pub(super) fn shortcut(&self, st: &State<N>, cells: Option<&mut [u128]>) -> Option<u128> {
+    /// The shortcut that counts a node's completions at once, if one applies: one ship left
+    /// (its type, `(t, None)`), or two (`(x, Some(y))`, `x == y` for two of one type).
+    #[inline]
+    fn last_ships(&self, st: &State<N>) -> Option<(usize, Option<usize>)> {
         if self.has_caps
             || !self.required.is_subset(st.ships)
             || self.any_of.iter().any(|&s| s.is_disjoint(st.ships))
         {
             return None;
         }
-        // This runs at millions of nodes: no allocation here. A shape has at most 8
-        // orientations, and the shortcuts apply when at most two ships are left.
+        // This runs at millions of nodes: no allocation here.
         let mut left = [0usize; 2];
         let mut nleft = 0;
         for (t, &r) in st.rem.iter().enumerate() {
@@ -120,15 +134,26 @@ impl<const N: usize> Tables<N> {
                 nleft += 1;
             }
         }
+        match (nleft, st.rem[left[0]]) {
+            (1, 1) => Some((left[0], None)),
+            (1, 2) => Some((left[0], Some(left[0]))),
+            (2, 1) if st.rem[left[1]] == 1 => Some((left[0], Some(left[1]))),
+            _ => None,
+        }
+    }
+
+    /// The shortcut count of a node's completions, when one applies.
+    pub(super) fn shortcut(&self, st: &State<N>, cells: Option<&mut [u128]>) -> Option<u128> {
+        let (x, y) = self.last_ships(st)?;
         let free = !st.blocked & self.board;
-        if nleft == 1 && st.rem[left[0]] == 1 {
-            let ty = left[0];
-            let (per_orient, total) = self.all_free_anchors(ty, free, st.floor[ty]);
+        let Some(y) = y else {
+            // A shape has at most 8 orientations.
+            let (per_orient, total) = self.all_free_anchors(x, free, st.floor[x]);
             if let Some(cells) = cells {
                 for c in st.ships.iter() {
                     cells[c] += total as u128;
                 }
-                for (orient, a) in self.types[ty].orients.iter().zip(per_orient) {
+                for (orient, a) in self.types[x].orients.iter().zip(per_orient) {
                     for &off in &orient.offsets {
                         for c in a.shift_up(off).iter() {
                             cells[c] += 1;
@@ -137,13 +162,47 @@ impl<const N: usize> Tables<N> {
                 }
             }
             return Some(total as u128);
-        }
-        let (x, y) = match (nleft, st.rem[left[0]]) {
-            (1, 2) => (left[0], left[0]),
-            (2, _) if st.rem[left[0]] == 1 && st.rem[left[1]] == 1 => (left[0], left[1]),
-            _ => return None,
         };
         Some(self.pair_count(st, free, x, y, cells))
+    }
+
+    /// The size of the search, estimated by Knuth's random probes: each probe walks from the
+    /// root down one random branch to a leaf, and a node `d` levels down, reached through
+    /// branchings of `b_1 ... b_d` ways, stands for `b_1 * ... * b_d` nodes like it. The
+    /// mean over probes is an unbiased estimate of the nodes visited and of the placements a
+    /// shortcut walks (its first ship's free placements, each a few word operations).
+    pub(super) fn estimate(&self, probes: usize, rng: &mut impl rand::Rng) -> Work {
+        use rand::RngExt;
+        let mut work = Work::default();
+        let mut cands = Vec::new();
+        for _ in 0..probes {
+            let mut st = self.root();
+            let mut weight = 1.0;
+            loop {
+                work.nodes += weight;
+                if st.rem.iter().all(|&r| r == 0) || !self.viable(&st) {
+                    break;
+                }
+                if let Some((x, _)) = self.last_ships(&st) {
+                    let free = !st.blocked & self.board;
+                    work.steps += weight * self.all_free_anchors(x, free, st.floor[x]).1 as f64;
+                    break;
+                }
+                self.candidates(&st, &mut cands);
+                if cands.is_empty() {
+                    break;
+                }
+                weight *= cands.len() as f64;
+                let c = cands[rng.random_range(0..cands.len())];
+                self.place(&mut st, c);
+                if c.type_step {
+                    st.floor[c.ty as usize] = c.idx as usize + 1;
+                }
+            }
+        }
+        work.nodes /= probes.max(1) as f64;
+        work.steps /= probes.max(1) as f64;
+        work
     }
 
     /// The layouts that complete `st` with one ship of type `x` and one of type `y` (two of
@@ -367,14 +426,60 @@ impl<const N: usize> Tables<N> {
         if r.complete {
             return Ok(r);
         }
-        let tasks = self.frontier(256);
+        self.count_subtrees(self.frontier(256), opts, deadline, &stop)
+    }
+
+    /// Counts the layouts under subtrees `part`, `part + parts`, `part + 2 * parts`, ... of
+    /// the search's first levels, split into at least [`SUBTREES_PER_PART`] subtrees a part:
+    /// the parts partition the layouts (a subtree is the layouts whose first ships are its
+    /// placements; the search finds each layout once), so their counts add up to the count
+    /// for any number of parts, and taking every `parts`-th subtree spreads the large ones.
+    pub(super) fn count_part(
+        &self,
+        opts: &CountOptions,
+        part: usize,
+        parts: usize,
+    ) -> Result<CountResult, CountError> {
+        let tasks = self
+            .frontier(parts.saturating_mul(SUBTREES_PER_PART))
+            .into_iter()
+            .skip(part)
+            .step_by(parts.max(1))
+            .collect();
+        let deadline = opts.time_limit.and_then(|t| Instant::now().checked_add(t));
+        let stop = AtomicBool::new(false);
+        on_deep_stack(self.depth(), || {
+            self.count_subtrees(tasks, opts, deadline, &stop)
+        })
+    }
+
+    /// Counts the completions of `tasks` on every core, summed.
+    fn count_subtrees(
+        &self,
+        tasks: Vec<State<N>>,
+        opts: &CountOptions,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+    ) -> Result<CountResult, CountError> {
+        let ncells = self.board.len() as usize;
+        let want_cells = opts.per_cell;
+        let new_ctl = || Ctl {
+            limit: None,
+            deadline,
+            stop,
+            cancel: opts.cancel.as_ref(),
+            reason: None,
+            found: 0,
+            nodes: 0,
+            overflow: false,
+        };
         let done = AtomicU64::new(0);
         let total = tasks.len() as u64;
         let depth = self.depth();
         let results: Vec<TaskResult> = tasks
             .into_par_iter()
             .map(|mut st| {
-                let mut ctl = new_ctl(None);
+                let mut ctl = new_ctl();
                 let mut cells = want_cells.then(|| vec![0u128; ncells]);
                 on_deep_stack(depth, || {
                     self.count_rec(&mut st, &mut ctl, cells.as_deref_mut())

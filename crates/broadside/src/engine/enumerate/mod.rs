@@ -37,6 +37,7 @@ mod count;
 mod search;
 mod tables;
 
+pub use count::Work;
 pub use search::{DescentSampler, Solutions};
 
 use crate::layout::Layout;
@@ -83,6 +84,30 @@ impl<'p> Enumerator<'p> {
         r.count == 1 && r.complete
     }
 
+    /// Counts part `part` of `parts` of the layouts (and its per-cell counts, if asked): the
+    /// layouts under every `parts`-th subtree of the search's first levels. The parts
+    /// partition the layouts, so their counts add up to [`Enumerator::count`]'s for any
+    /// number of parts; each is counted on every core, and takes `opts`' time limit and
+    /// cancellation (a count limit is ignored). What a cluster counts a hard problem in.
+    pub fn count_part(
+        &self,
+        opts: &CountOptions,
+        part: usize,
+        parts: usize,
+    ) -> Result<CountResult, CountError> {
+        with_words!(self.problem.dims().cells(), N => {
+            Tables::<N>::new(self.problem).count_part(opts, part, parts)
+        })
+    }
+
+    /// The work a full count would take, estimated by `probes` random descents of the search
+    /// (Knuth's estimator): machine-independent, in microseconds for a few hundred probes.
+    pub fn estimate(&self, probes: usize, rng: &mut impl rand::Rng) -> Work {
+        with_words!(self.problem.dims().cells(), N => {
+            Tables::<N>::new(self.problem).estimate(probes, rng)
+        })
+    }
+
     /// Counts solutions (and, if asked, per-cell counts) with the given limits. Uses every
     /// core rayon gives it unless a count limit is set.
     pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
@@ -90,5 +115,61 @@ impl<'p> Enumerator<'p> {
             let t = Tables::<N>::new(self.problem);
             t.run_count(opts)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Dims, Fleet, ProblemSpec, Rules};
+
+    /// Parts add up to the count, per cell too, for any number of parts: identical ships,
+    /// both rules, a puzzle with row and column counts.
+    #[test]
+    fn parts_add_up_to_the_count() {
+        let mut problems: Vec<Problem> = [
+            (Rules::Touch, vec![3, 3, 2, 2]),
+            (Rules::NoTouch, vec![4, 3, 2, 1, 1]),
+        ]
+        .into_iter()
+        .map(|(rules, fleet)| {
+            ProblemSpec::empty(Dims::new(6, 6), Fleet::straight(&fleet), rules)
+                .build()
+                .unwrap()
+        })
+        .collect();
+        let puzzle = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../puzzles/6x6/luke-0.txt"
+        ))
+        .unwrap();
+        let mut spec = crate::format::read("luke-0", &puzzle).unwrap().remove(0);
+        spec.clues = vec![None; spec.dims.cells()];
+        problems.push(spec.build().unwrap());
+        for problem in &problems {
+            let opts = CountOptions {
+                per_cell: true,
+                parallel: true,
+                ..CountOptions::default()
+            };
+            let whole = Enumerator::new(problem).count(&opts).unwrap();
+            assert!(whole.count > 1);
+            for parts in [1, 2, 7, 64] {
+                let mut count = 0;
+                let mut cells = vec![0u128; problem.dims().cells()];
+                for part in 0..parts {
+                    let r = Enumerator::new(problem)
+                        .count_part(&opts, part, parts)
+                        .unwrap();
+                    assert!(r.complete);
+                    count += r.count;
+                    for (c, n) in cells.iter_mut().zip(r.per_cell.unwrap()) {
+                        *c += n;
+                    }
+                }
+                assert_eq!(count, whole.count, "{parts} parts");
+                assert_eq!(Some(cells), whole.per_cell, "{parts} parts");
+            }
+        }
     }
 }
