@@ -1754,3 +1754,59 @@ fn simulate_resumes_a_run_cut_short() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `count --part J/K`: the parts of any K add up to the count (per cell too), a part's JSON
+/// says which it is and nothing of uniqueness, an empty part is still an answer, and a part
+/// out of range, a limit or an engine is refused.
+#[test]
+fn counts_in_parts_add_up() {
+    let board = ["--size", "7x6", "--fleet", "4 3 3 2", "--rules", "no-touch"];
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let o = run(
+            &[&["count", "--json", "--cells"], &board[..], extra].concat(),
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let whole = json(&[]);
+    let number = |v: &serde_json::Value| v.as_u64().unwrap();
+    for k in [1usize, 5, 64] {
+        let mut count = 0;
+        let mut cells = vec![0u64; 42];
+        for j in 0..k {
+            let part = format!("{j}/{k}");
+            let v = json(&["--part", &part]);
+            assert_eq!(v["part"], serde_json::json!({"index": j, "of": k}));
+            assert_eq!(v["unique"], serde_json::Value::Null);
+            count += number(&v["count"]);
+            for (c, n) in cells.iter_mut().zip(
+                v["per_cell"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|r| r.as_array().unwrap()),
+            ) {
+                *c += number(n);
+            }
+        }
+        assert_eq!(count, number(&whole["count"]), "{k} parts");
+        let want: Vec<u64> = whole["per_cell"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap())
+            .map(number)
+            .collect();
+        assert_eq!(cells, want, "{k} parts");
+    }
+    for bad in [
+        &["--part", "5/5"][..],
+        &["--part", "x"],
+        &["--part", "1/2", "--limit", "2"],
+        &["--part", "1/2", "--engine", "dp"],
+    ] {
+        let o = run(&[&["count"], &board[..], bad].concat(), None);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+    }
+}

@@ -313,12 +313,11 @@ def _key(params: dict) -> str:
 # -- counts in shards ----------------------------------------------------------------------
 
 
-def count_part(text: str, bits: int, patterns: list, per_cell: bool = False) -> tuple:
-    """The count (and per-cell counts) of the layouts of problem ``text`` that show one of
-    ``patterns`` on its first ``bits`` open cells; runs anywhere (plain values only)."""
-    return _broadside.count_shard(
-        text, bits, patterns, per_cell=per_cell, threads=_worker_threads()
-    )
+def count_part(text: str, part: int, parts: int, per_cell: bool = False) -> tuple:
+    """Part ``part`` of ``parts`` of the count (and per-cell counts) of the layouts of problem
+    ``text``: those under every ``parts``-th subtree of the enumerator's search. The parts add
+    up to the count for any ``parts``; runs anywhere (plain values only)."""
+    return _broadside.count_part(text, part, parts, per_cell=per_cell, threads=_worker_threads())
 
 
 def _shards(
@@ -332,20 +331,17 @@ def _shards(
         raise ValueError("shards must be at least 1")
     game = puzzle if isinstance(puzzle, Game) else Game.load(puzzle)
     text = game.to_text()
-    bits = max(0, math.ceil(math.log2(shards)))
-    patterns = list(range(1 << bits))
-    groups = [patterns[i * len(patterns) // shards : (i + 1) * len(patterns) // shards] for i in range(shards)]
-    groups = [g for g in groups if g]
     if client is not None:
         futures = [
-            client.submit(count_part, text, bits, g, per_cell, retries=3, pure=False)
-            for g in groups
+            client.submit(count_part, text, k, shards, per_cell, retries=3, pure=False)
+            for k in range(shards)
         ]
         results = client.gather(futures)
     elif executor is not None:
-        results = [f.result() for f in [executor.submit(count_part, text, bits, g, per_cell) for g in groups]]
+        futures = [executor.submit(count_part, text, k, shards, per_cell) for k in range(shards)]
+        results = [f.result() for f in futures]
     else:
-        results = [_broadside.count_shard(text, bits, g, per_cell=per_cell) for g in groups]
+        results = [_broadside.count_part(text, k, shards, per_cell=per_cell) for k in range(shards)]
     total = sum(r[0] for r in results)
     cells = None
     if per_cell:
@@ -364,8 +360,8 @@ def count(
     shards: Optional[int] = None,
 ) -> int:
     """The exact number of layouts of a puzzle or game state (a path or a ``Game``). With
-    ``shards`` (or a ``client``/``executor``), counted in ``shards`` parts, each the layouts
-    with one pattern of water and ships on the first few open cells, on the cluster or
+    ``shards`` (or a ``client``/``executor``), counted in ``shards`` parts by the enumerator,
+    each the layouts under every ``shards``-th subtree of its search, on the cluster or
     executor when given; the parts add up to the count exactly, for any number of shards."""
     if client is None and executor is None and shards is None:
         return _broadside.count(puzzle, limit=limit, engine=engine, time_limit=time_limit)

@@ -896,93 +896,48 @@ fn simulate_chunk<'py>(
     Ok(PyArray1::from_vec(py, shots.map_err(value_error)?))
 }
 
-/// The cells a sharded count splits on: the first `bits` cells in reading order with no
-/// clue, no shot and no rock. Each of the `2^bits` patterns of water and ship on them is one
-/// part of a partition of the layouts, so the parts' counts add up to the count (identical
-/// ships need no care: a part is a set of layouts, not of labelled placements).
-fn shard_cells(spec: &ProblemSpec, bits: u32) -> PyResult<Vec<usize>> {
-    let fired: std::collections::HashSet<usize> =
-        spec.observations.shots.iter().map(|s| s.cell).collect();
-    let cells: Vec<usize> = (0..spec.dims.cells())
-        .filter(|&c| spec.clues.get(c).copied().flatten().is_none() && !fired.contains(&c))
-        .take(bits as usize)
-        .collect();
-    if cells.len() < bits as usize {
-        return Err(value_error(format!(
-            "{} shards need {bits} open cells to split on; the board has {}",
-            1u64 << bits,
-            cells.len()
-        )));
-    }
-    Ok(cells)
-}
-
-/// The exact count of the layouts of the problem `text` (a problem in any format `Game.parse`
-/// reads) that show `pattern` on its first `bits` open cells (bit `k` of the pattern: ship on
-/// the `k`-th), summed over `patterns`; with `per_cell`, also the per-cell counts, summed.
-/// `threads` sizes the thread pool (`None`: one thread a core). The building block of
-/// `broadside.count(..., shards=K)`; it takes only plain values.
+/// Part `part` of `parts` of the exact count of the layouts of the problem `text` (a problem
+/// in any format `Game.parse` reads), with its per-cell counts when `per_cell`: the layouts
+/// under every `parts`-th subtree of the enumerator's search (`Enumerator::count_part`). The
+/// parts add up to the count for any `parts`. `threads` sizes the thread pool (`None`: one
+/// thread a core). The building block of `broadside.count(..., shards=K)`; it takes only
+/// plain values.
 #[pyfunction]
-#[pyo3(signature = (text, bits, patterns, per_cell=false, threads=None))]
-fn count_shard(
+#[pyo3(signature = (text, part, parts, per_cell=false, threads=None))]
+fn count_part(
     py: Python<'_>,
     text: &str,
-    bits: u32,
-    patterns: Vec<u64>,
+    part: usize,
+    parts: usize,
     per_cell: bool,
     threads: Option<usize>,
 ) -> PyResult<(BigUint, Option<Vec<BigUint>>)> {
-    if bits > 20 {
-        return Err(value_error("at most 2^20 shards"));
+    if parts == 0 || part >= parts {
+        return Err(value_error(format!(
+            "part {part} of {parts}: a part is 0 to parts - 1"
+        )));
     }
-    let mut specs = format::read("<shard>", text).map_err(value_error)?;
+    let mut specs = format::read("<part>", text).map_err(value_error)?;
     if specs.len() != 1 {
-        return Err(value_error("a shard counts one problem"));
+        return Err(value_error("a part counts one problem"));
     }
-    let spec = specs.remove(0);
-    let cells = shard_cells(&spec, bits)?;
-    let d = spec.dims;
+    let problem = specs.remove(0).build().map_err(value_error)?;
     let pool = thread_pool(threads)?;
     py.detach(|| {
         pool.install(|| {
-            let mut total = BigUint::from(0u8);
-            let mut cell_totals = per_cell.then(|| vec![BigUint::from(0u8); d.cells()]);
-            for &pattern in &patterns {
-                if pattern >> bits != 0 {
-                    return Err(value_error(format!(
-                        "pattern {pattern} has more than {bits} bits"
-                    )));
-                }
-                let mut part = spec.clone();
-                if part.clues.is_empty() {
-                    part.clues = vec![None; d.cells()];
-                }
-                for (k, &c) in cells.iter().enumerate() {
-                    part.clues[c] = Some(if pattern >> k & 1 == 1 {
-                        broadside::Clue::Ship
-                    } else {
-                        broadside::Clue::Water
-                    });
-                }
-                // A pattern the rules forbid outright (ships diagonal under no-touch) holds no
-                // layout.
-                let Ok(problem) = part.build() else { continue };
-                let opts = CountOptions {
-                    per_cell,
-                    parallel: true,
-                    ..CountOptions::default()
-                };
-                let r = Engine::Auto
-                    .count_big(&problem, &opts)
-                    .map_err(value_error)?;
-                total += r.count;
-                if let (Some(t), Some(v)) = (&mut cell_totals, r.per_cell) {
-                    for (t, v) in t.iter_mut().zip(v) {
-                        *t += v;
-                    }
-                }
-            }
-            Ok((total, cell_totals))
+            let opts = CountOptions {
+                per_cell,
+                parallel: true,
+                ..CountOptions::default()
+            };
+            let r = broadside::Enumerator::new(&problem)
+                .count_part(&opts, part, parts)
+                .map_err(value_error)?;
+            Ok((
+                BigUint::from(r.count),
+                r.per_cell
+                    .map(|v| v.into_iter().map(BigUint::from).collect()),
+            ))
         })
     })
 }
@@ -1018,7 +973,7 @@ fn _broadside(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_chunk, m)?)?;
-    m.add_function(wrap_pyfunction!(count_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(count_part, m)?)?;
     m.add_function(wrap_pyfunction!(word_of, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -170,6 +170,10 @@ def test_shards_add_up_to_the_count(client):
     assert cells.astype(np.uint64).tolist() == g.counts().tolist()
     # The empty 10x10 board, ships touching: the known count, on the cluster.
     assert broadside.count(broadside.Game(), client=client, shards=64) == 15_046_987_768
+    # A part is 0 to K - 1.
+    for part, parts in [(3, 3), (0, 0)]:
+        with pytest.raises(ValueError):
+            broadside.cluster.count_part(g.to_text(), part, parts)
 
 
 def test_a_game_pickles():

@@ -34,10 +34,29 @@ pub struct Args {
     /// Count with identical ships told apart (multiplies by the count's symmetry factor).
     #[arg(long)]
     labelled: bool,
+    /// Count only part J of K (from 0, e.g. `--part 3/64`) of the layouts, with the
+    /// enumerator: the parts of any K add up to the count, so K jobs (a cluster's job array)
+    /// can count a board one machine cannot. See docs/CLUSTER.md.
+    #[arg(long, value_name = "J/K", value_parser = part)]
+    part: Option<answer::Part>,
     /// Write the SAT encoding in DIMACS form (placement variables as the projection set)
     /// to this file instead of counting.
     #[arg(long, value_name = "FILE")]
     dimacs: Option<PathBuf>,
+}
+
+/// Reads `J/K`: part J (from 0) of K.
+fn part(text: &str) -> std::result::Result<answer::Part, String> {
+    let bad = || format!("expected J/K with 0 <= J < K, e.g. 3/64, not {text:?}");
+    let (j, k) = text.split_once('/').ok_or_else(bad)?;
+    let (index, of) = (
+        j.trim().parse::<usize>().map_err(|_| bad())?,
+        k.trim().parse::<usize>().map_err(|_| bad())?,
+    );
+    if index >= of {
+        return Err(bad());
+    }
+    Ok(answer::Part { index, of })
 }
 
 /// Progress of a long count on standard error, at most twice a second.
@@ -61,6 +80,11 @@ pub fn run(args: &Args) -> Result<bool> {
         return dimacs(input, path);
     }
     let time_limit = args.time_limit.map(seconds).transpose()?;
+    if args.part.is_some() && (args.limit.is_some() || out.engine != broadside::Engine::Auto) {
+        return Err(usage(
+            "--part counts with the enumerator, every layout of its part: it takes no --limit or --engine",
+        ));
+    }
     let show_progress = std::io::stderr().is_terminal() && !out.json;
     answer_each(
         input.problems()?,
@@ -79,7 +103,10 @@ pub fn run(args: &Args) -> Result<bool> {
             } else {
                 Identical::Interchangeable
             };
-            let r = answer::count(p, out.engine, &opts, identical)?;
+            let r = match args.part {
+                Some(part) => answer::count_part(p, &opts, identical, part)?,
+                None => answer::count(p, out.engine, &opts, identical)?,
+            };
             if let CountReport::Counted(c) = &r
                 && let Some(m) = &c.mismatch
             {

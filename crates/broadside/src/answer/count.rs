@@ -58,15 +58,30 @@ pub struct Counted {
         serialize_with = "super::sentence"
     )]
     pub mismatch: Option<RecordedMismatch>,
+    /// The part of the layouts counted, when the count is one of several parts
+    /// ([`count_part`]): the parts' counts add up to the count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<Part>,
+}
+
+/// Part `index` of `of` (from 0) of a count in parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Part {
+    /// Which part, from 0.
+    pub index: usize,
+    /// How many parts.
+    pub of: usize,
 }
 
 impl CountReport {
     /// Whether the answer is a yes: some layout exists (or the count was cut short before
-    /// deciding), and a recorded solution agrees with a unique one.
+    /// deciding), and a recorded solution agrees with a unique one. A part of a count is
+    /// an answer whatever it holds: an empty part says nothing of the whole.
     pub fn answered(&self) -> bool {
         match self {
             CountReport::Counted(c) => {
-                !(c.complete && c.count == BigUint::ZERO) && c.mismatch.is_none()
+                (c.part.is_some() || !(c.complete && c.count == BigUint::ZERO))
+                    && c.mismatch.is_none()
             }
             CountReport::NoSolution(_) => false,
         }
@@ -80,6 +95,13 @@ impl Counted {
         let n = &self.count;
         let one = *n == BigUint::from(1u8);
         let noun = if one { "layout" } else { "layouts" };
+        if let Some(Part { index, of }) = self.part {
+            let whole = format!("{n} {noun} in part {index} of {of}");
+            return match self.partial_reason {
+                None => whole,
+                Some(_) => format!("at least {whole} (partial: time limit reached)"),
+            };
+        }
         match self.partial_reason {
             None if one => "1 solution (unique)".to_string(),
             None if *n == BigUint::ZERO => "no solution".to_string(),
@@ -113,13 +135,42 @@ pub fn count(
     opts: &CountOptions,
     identical: Identical,
 ) -> Result<CountReport, Error> {
-    let labelled = identical == Identical::Labelled;
     if let Some(no) = NoSolution::of(problem) {
         return Ok(CountReport::NoSolution(no));
     }
     let start = Instant::now();
     let r = engine.count_big(problem, opts)?;
+    Ok(report(problem, r, start, identical, None))
+}
+
+/// Counts part `part.index` of `part.of` of the layouts of `problem` with the enumerator
+/// ([`crate::Enumerator::count_part`]): the layouts under every `of`-th subtree of its
+/// search. The parts' counts (per cell too) add up to [`count`]'s, for any number of parts;
+/// a part says nothing of uniqueness. A count limit is ignored.
+pub fn count_part(
+    problem: &Problem,
+    opts: &CountOptions,
+    identical: Identical,
+    part: Part,
+) -> Result<CountReport, Error> {
+    if let Some(no) = NoSolution::of(problem) {
+        return Ok(CountReport::NoSolution(no));
+    }
+    let start = Instant::now();
+    let r = crate::Enumerator::new(problem).count_part(opts, part.index, part.of)?;
+    Ok(report(problem, r.into_big(), start, identical, Some(part)))
+}
+
+/// The report of a count `r` of `problem` (of one part of it, with `part`) begun at `start`.
+fn report(
+    problem: &Problem,
+    r: crate::engine::CountResult<BigUint>,
+    start: Instant,
+    identical: Identical,
+    part: Option<Part>,
+) -> CountReport {
     let seconds = start.elapsed().as_secs_f64();
+    let labelled = identical == Identical::Labelled;
     let factor = if labelled {
         problem.fleet().labelling_factor()
     } else {
@@ -128,13 +179,17 @@ pub fn count(
     let per_cell = r
         .per_cell
         .map(|pc| rows(problem.dims().width, pc.into_iter().map(|x| x * &factor)));
-    // Two layouts found settle uniqueness even when the count stopped there.
+    // Two layouts found settle uniqueness even when the count stopped there; a part settles
+    // nothing.
     let several = r.count > BigUint::from(1u8);
-    let mismatch = super::mismatch_given(problem, (r.complete || several).then_some(several));
+    let whole = part.is_none();
+    let mismatch = whole
+        .then(|| super::mismatch_given(problem, (r.complete || several).then_some(several)))
+        .flatten();
     let spec = problem.spec();
-    Ok(CountReport::Counted(Counted {
+    CountReport::Counted(Counted {
         name: spec.meta.name.clone(),
-        unique: r.complete.then_some(r.count == BigUint::from(1u8)),
+        unique: (r.complete && whole).then_some(r.count == BigUint::from(1u8)),
         count: r.count * factor,
         complete: r.complete,
         partial_reason: r.stopped,
@@ -144,5 +199,6 @@ pub fn count(
         seconds,
         puzzle: !spec.rows.is_empty() || !spec.cols.is_empty(),
         mismatch,
-    }))
+        part,
+    })
 }

@@ -37,7 +37,7 @@ mod sample;
 mod solve;
 mod summarize;
 
-pub use count::{CountReport, Counted, Identical, count};
+pub use count::{CountReport, Counted, Identical, Part, count, count_part};
 pub use logic::{
     ExplainReport, Explained, GradeReport, GradeTally, Graded, StepReport, explain, grade,
 };

@@ -332,36 +332,70 @@ impl<const N: usize> Tables<N> {
 
     /// Splits the root into independent subtrees for the threads.
     pub(super) fn frontier(&self, want: usize) -> Vec<State<N>> {
+        self.frontier_of(want, |_| true)
+    }
+
+    /// The subtrees of the search's first levels (at most three), down to the first level
+    /// with at least `want` of them, in search order; of that last level, only those whose
+    /// index `keep` accepts (the others are counted, not built).
+    pub(super) fn frontier_of(&self, want: usize, keep: impl Fn(usize) -> bool) -> Vec<State<N>> {
         let mut layer = vec![self.root()];
         let mut cands = Vec::new();
-        for _ in 0..3 {
+        let leafish = |st: &State<N>| {
+            st.rem.iter().all(|&r| r == 0)
+                || !self.viable(st)
+                || (!self.has_caps
+                    && self.required.is_subset(st.ships)
+                    && st.rem.iter().sum::<usize>() <= 2)
+        };
+        for level in 0..3 {
             if layer.len() >= want {
                 break;
             }
+            // How many subtrees the next level has: if it is the last, only the kept are
+            // built.
+            let size: usize = layer
+                .iter()
+                .map(|st| {
+                    if leafish(st) {
+                        1
+                    } else {
+                        self.candidates(st, &mut cands);
+                        cands.len()
+                    }
+                })
+                .sum();
+            let last = size >= want || level == 2;
             let mut next = Vec::new();
+            let mut index = 0;
             for st in layer {
-                let leafish = st.rem.iter().all(|&r| r == 0)
-                    || !self.viable(&st)
-                    || (!self.has_caps
-                        && self.required.is_subset(st.ships)
-                        && st.rem.iter().sum::<usize>() <= 2);
-                if leafish {
-                    next.push(st);
+                if leafish(&st) {
+                    if !last || keep(index) {
+                        next.push(st);
+                    }
+                    index += 1;
                     continue;
                 }
                 self.candidates(&st, &mut cands);
                 for &c in &cands {
-                    let mut s = st.clone();
-                    self.place(&mut s, c);
-                    if c.type_step {
-                        s.floor[c.ty as usize] = c.idx as usize + 1;
+                    if !last || keep(index) {
+                        let mut s = st.clone();
+                        self.place(&mut s, c);
+                        if c.type_step {
+                            s.floor[c.ty as usize] = c.idx as usize + 1;
+                        }
+                        next.push(s);
                     }
-                    next.push(s);
+                    index += 1;
                 }
             }
             layer = next;
+            if last {
+                return layer;
+            }
         }
-        layer
+        // The root already had `want` subtrees (it is one): keep it if asked.
+        if keep(0) { layer } else { Vec::new() }
     }
 
     /// How deep [`Tables::count_rec`] goes: one level per ship.
@@ -440,12 +474,10 @@ impl<const N: usize> Tables<N> {
         part: usize,
         parts: usize,
     ) -> Result<CountResult, CountError> {
-        let tasks = self
-            .frontier(parts.saturating_mul(SUBTREES_PER_PART))
-            .into_iter()
-            .skip(part)
-            .step_by(parts.max(1))
-            .collect();
+        let parts = parts.max(1);
+        let tasks = self.frontier_of(parts.saturating_mul(SUBTREES_PER_PART), |i| {
+            i % parts == part
+        });
         let deadline = opts.time_limit.and_then(|t| Instant::now().checked_add(t));
         let stop = AtomicBool::new(false);
         on_deep_stack(self.depth(), || {
