@@ -106,7 +106,10 @@ class Game:
     def to_json(self) -> str:
         """The state in the JSON format."""
     def save(self, path: PathLike) -> None:
-        """Writes the state: JSON when ``path`` ends in ``.json``, else text."""
+        """Writes the state: JSON when ``path`` ends in ``.json``, else text; whole, through a
+        temporary file renamed over ``path``, so an old file is replaced whole or left as it
+        was. A file that cannot be written (a missing folder, a full disk, a folder or a
+        device in the way) raises ``OSError`` naming it."""
     def copy(self) -> "Game": ...
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: object) -> "Game": ...

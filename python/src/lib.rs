@@ -31,7 +31,7 @@ use broadside::{
     BigUint, Clue, CountOptions, Dims, Engine, Fleet, Problem, ProblemSpec, Rules, Sinking,
 };
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
-use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rand::SeedableRng;
@@ -617,7 +617,8 @@ impl Game {
         } else {
             self.to_text()
         };
-        broadside::output::write_whole(&path, body).map_err(value_error)
+        // A file that cannot be written is an OSError, as Python's own writes raise.
+        broadside::output::write_whole(&path, body).map_err(|e| PyOSError::new_err(e.to_string()))
     }
 
     /// An independent copy.

@@ -1,6 +1,8 @@
 """Game: exact answers equal the command line's, shots recorded and refused as it would."""
 
 import copy
+import os
+import stat
 import math
 
 import numpy as np
@@ -112,6 +114,25 @@ def test_undo_copy_and_the_record_round_trip(tmp_path):
     assert broadside.Game.parse(g.to_text()).count() == before
     with pytest.raises(ValueError, match="no shot to take back"):
         broadside.Game().undo()
+
+
+def test_a_save_that_cannot_be_written_names_the_file_and_keeps_what_was_there(tmp_path):
+    g = broadside.Game(size=(5, 5), fleet=[3, 2])
+    g.shoot("B2", "miss")
+    missing = tmp_path / "no-such-folder" / "state.txt"
+    with pytest.raises(OSError, match="no-such-folder"):
+        g.save(missing)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "kept.txt").write_text("kept")
+    with pytest.raises(OSError, match="folder"):
+        g.save(folder)
+    assert (folder / "kept.txt").read_text() == "kept"
+    if os.path.exists("/dev/full"):
+        with pytest.raises(OSError, match="/dev/full"):
+            g.save("/dev/full")
+        assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
 
 
 def test_bad_input_raises_value_error_with_the_command_line_message(tmp_path, cli):
