@@ -1810,3 +1810,69 @@ fn counts_in_parts_add_up() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
     }
 }
+
+/// `simulate`, `match` and `accuracy` take `--time-limit`: the games under way finish, the
+/// answer is of the games played, marked partial, exit 0; stopped before any game ends,
+/// `match` says so (exit 3).
+#[test]
+fn long_runs_stop_at_their_time_limit_with_a_partial_answer() {
+    for args in [
+        &[
+            "simulate",
+            "--shooter",
+            "density",
+            "--games",
+            "50000000",
+            "--time-limit",
+            "3",
+            "--json",
+        ][..],
+        &[
+            "match",
+            "density",
+            "random",
+            "--games",
+            "20000000",
+            "--time-limit",
+            "3",
+            "--json",
+        ],
+        &[
+            "accuracy",
+            "--games",
+            "1000000",
+            "--time-limit",
+            "3",
+            "--json",
+        ],
+    ] {
+        let start = std::time::Instant::now();
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("partial: time limit reached after"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["complete"], false, "{args:?}");
+        let games = v["games"].as_u64().unwrap();
+        assert!(games > 0 && games < 20_000_000, "{args:?}: {games}");
+        // Well within the games' length (minutes at least) plus start-up.
+        assert!(start.elapsed().as_secs() < 60, "{args:?}");
+    }
+    let o = run(
+        &[
+            "match",
+            "greedy",
+            "greedy",
+            "--games",
+            "2",
+            "--time-limit",
+            "0.001",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("stopped before a pair of games finished"));
+}

@@ -4,6 +4,7 @@
 
 use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, simulate};
 use broadside::{Dims, Fleet, Rules, Sinking, check};
+use std::sync::atomic::AtomicBool;
 
 fn sim(w: usize, h: usize, fleet: &[usize], rules: Rules, shooter: ShooterKind) -> Simulation {
     Simulation {
@@ -156,6 +157,8 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
         side(ShooterKind::Parity),
         1500,
         5,
+        &AtomicBool::new(false),
+        &|_| {},
     )
     .unwrap();
     assert_eq!(even.games, 3000);
@@ -169,6 +172,8 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
         side(ShooterKind::Random),
         500,
         5,
+        &AtomicBool::new(false),
+        &|_| {},
     )
     .unwrap();
     assert!(m.ci95[0] > 0.9 && m.mean_shots_a < m.mean_shots_b, "{m:?}");
@@ -182,9 +187,26 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
         }),
         500,
         5,
+        &AtomicBool::new(false),
+        &|_| {},
     )
     .unwrap();
     assert!(back.ci95[1] < 0.1, "{back:?}");
+    assert!(even.complete && m.complete && back.complete);
+    // Stopped before a pair is played: an error that says so, not an empty summary.
+    let stopped = play_match(
+        &setup,
+        side(ShooterKind::Random),
+        side(ShooterKind::Random),
+        500,
+        5,
+        &AtomicBool::new(true),
+        &|_| {},
+    );
+    assert!(
+        matches!(stopped, Err(broadside::Error::Stopped(_))),
+        "{stopped:?}"
+    );
 }
 
 #[test]
@@ -568,7 +590,7 @@ fn accuracy_at_the_first_turn_is_the_top_probability() {
         estimator: Estimator::Exact,
         seed: 2,
     };
-    let table = accuracy(&run, &|_| {}).unwrap();
+    let table = accuracy(&run, &AtomicBool::new(false), &|_| {}).unwrap();
     assert_eq!(table.turns.len(), 4);
     let heat = HeatMap::compute(&setup.empty().build().unwrap(), Engine::Auto).unwrap();
     let p = heat.best().1;
@@ -592,7 +614,7 @@ fn accuracy_at_the_first_turn_is_the_top_probability() {
         estimator: "sampled:50:weighted".parse().unwrap(),
         seed: 1,
     };
-    let table = accuracy(&run, &|_| {}).unwrap();
+    let table = accuracy(&run, &AtomicBool::new(false), &|_| {}).unwrap();
     assert_eq!(table.turns.len(), 5);
     assert!(table.turns.iter().all(|t| t.boards > 0.0));
 }

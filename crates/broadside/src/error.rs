@@ -62,6 +62,9 @@ pub enum Error {
         /// What went wrong.
         error: Box<Error>,
     },
+    /// A run was stopped (its time limit, a Ctrl-C) before it had anything to report.
+    #[error("{0}")]
+    Stopped(String),
     /// An engine broke its own promise (a solution that fails the independent check).
     #[error("internal error: {0}")]
     Internal(String),

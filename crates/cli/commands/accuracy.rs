@@ -5,7 +5,8 @@ use anyhow::Result;
 
 use broadside::play::{Accuracy, Boards, Estimator, accuracy};
 
-use crate::args::setup_of_file;
+use crate::args::{seconds, setup_of_file};
+use crate::interrupt;
 use crate::report::{Printer, progress_bar};
 
 /// The options of `accuracy`.
@@ -32,6 +33,10 @@ pub struct Args {
     /// The seed.
     #[arg(long, default_value = "0")]
     seed: u64,
+    /// Stop after this many seconds: the games under way finish, the table is of the games
+    /// played, marked partial.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -58,8 +63,10 @@ pub fn run(args: &Args) -> Result<bool> {
         estimator: args.estimator,
         seed: args.seed,
     };
+    let limit = args.time_limit.map(seconds).transpose()?;
+    let stop = interrupt::stop_on_ctrl_c_or_after(limit);
     let bar = progress_bar(run.games);
-    let table = accuracy(&run, &|done| bar.set_position(done))?;
+    let table = accuracy(&run, stop, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     let mut printer = Printer::new(args.json);
     if args.json {
@@ -84,5 +91,5 @@ pub fn run(args: &Args) -> Result<bool> {
         }
     }
     printer.finish()?;
-    Ok(true)
+    Ok(table.complete || interrupt::partial(table.games, run.games, ""))
 }

@@ -4,8 +4,9 @@ use anyhow::Result;
 
 use broadside::play::{PlacerKind, ShooterKind, Side, play_match};
 
-use crate::args::GameArgs;
-use crate::report::{Printer, describe};
+use crate::args::{GameArgs, seconds};
+use crate::interrupt;
+use crate::report::{Printer, describe, progress_bar};
 use crate::usage;
 
 /// The options of `match`.
@@ -30,6 +31,10 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// Machine-readable output.
+    /// Stop after this many seconds: the games under way finish, the summary is of the
+    /// pairs played, marked partial.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     #[arg(long)]
     json: bool,
 }
@@ -49,7 +54,14 @@ pub fn run(args: &Args) -> Result<bool> {
             "--games counts the games of pairs of boards, each played with either side starting: give an even number",
         ));
     }
-    let m = play_match(&setup, a, b, args.games / 2, args.seed)?;
+    let limit = args.time_limit.map(seconds).transpose()?;
+    let stop = interrupt::stop_on_ctrl_c_or_after(limit);
+    let bar = progress_bar(args.games);
+    let m = play_match(&setup, a, b, args.games / 2, args.seed, stop, &|pairs| {
+        bar.set_position(2 * pairs)
+    });
+    bar.finish_and_clear();
+    let m = m?;
     let (a, b) = (&m.a, &m.b);
     let mut printer = Printer::new(args.json);
     if args.json {
@@ -78,5 +90,5 @@ pub fn run(args: &Args) -> Result<bool> {
         )?;
     }
     printer.finish()?;
-    Ok(true)
+    Ok(m.complete || interrupt::partial(m.games, args.games, ""))
 }

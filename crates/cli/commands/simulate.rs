@@ -12,7 +12,7 @@ use broadside::output;
 use broadside::play::{Book, PlacerKind, Setup, ShooterKind, Simulation, simulate_each};
 use broadside::sample::SamplerKind;
 
-use crate::args::GameArgs;
+use crate::args::{GameArgs, seconds};
 use crate::report::{Printer, describe, figures, progress_bar};
 use crate::{interrupt, usage};
 
@@ -43,6 +43,10 @@ pub struct Args {
     seed: u64,
     #[command(flatten)]
     game: GameArgs,
+    /// Stop after this many seconds: the games under way finish, the summary is of the games
+    /// played, marked partial (as after Ctrl-C, with exit 0); --resume plays on.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
     /// Machine-readable output: the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -189,7 +193,7 @@ pub fn run(args: &Args) -> Result<bool> {
     };
     let kept = shots.len() as u64;
     let mut write_error = None;
-    let stop = interrupt::stop_on_ctrl_c();
+    let stop = interrupt::stop_on_ctrl_c_or_after(args.time_limit.map(seconds).transpose()?);
     let bar = progress_bar(sim.games);
     let summary = if sim.games == 0 {
         None
@@ -278,13 +282,14 @@ pub fn run(args: &Args) -> Result<bool> {
         )));
     }
     if !complete {
-        eprintln!(
-            "partial: interrupted after {done} of {games} games{} (--resume, or --first {}, plays on from there)",
+        let then = format!(
+            "{} (--resume, or --first {}, plays on from there)",
             kept_lines(&out),
             first + done
         );
+        return Ok(interrupt::partial(done, games, &then));
     }
-    Ok(complete)
+    Ok(true)
 }
 
 /// Prints the summary of a run played in one go.

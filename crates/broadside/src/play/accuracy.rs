@@ -172,8 +172,11 @@ pub struct Turn {
 pub struct AccuracyTable {
     /// The heat map evaluated.
     pub estimator: Estimator,
-    /// Games played.
+    /// Games played: all those asked for when `complete`.
     pub games: u64,
+    /// Whether every game asked for was played (a stopped evaluation measures the games it
+    /// finished).
+    pub complete: bool,
     /// The seed.
     pub seed: u64,
     /// Per turn.
@@ -183,8 +186,14 @@ pub struct AccuracyTable {
 /// One game's measurements: per turn measured, the three accuracies and the boards.
 type Measured = Vec<([f64; 3], f64)>;
 
-/// Runs the evaluation, calling `progress` with the games done so far.
-pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<AccuracyTable, Error> {
+/// Runs the evaluation, calling `progress` with the games done so far. Once `stop` is raised
+/// no game starts, and the table is of the games finished (`complete` false); stopped before
+/// any, it is an error.
+pub fn accuracy(
+    run: &Accuracy,
+    stop: &std::sync::atomic::AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<AccuracyTable, Error> {
     if run.games == 0 {
         return Err(Error::Request("there must be at least one game".into()));
     }
@@ -194,18 +203,27 @@ pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<Accur
         ));
     }
     let done = std::sync::atomic::AtomicU64::new(0);
-    let measured: Vec<Measured> = super::on_game_threads(|| {
+    let measured: Vec<Option<Measured>> = super::on_game_threads(|| {
         (0..run.games)
             .into_par_iter()
             .map(|i| {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Ok(None);
+                }
                 let mut rng = stream(run.seed, i, 0);
                 let game = hide(&run.boards, &mut rng)?;
                 let m = measure(run, game, &mut stream(run.seed, i, 1))?;
                 progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-                Ok(m)
+                Ok(Some(m))
             })
             .collect::<Result<_, Error>>()
     })?;
+    let measured: Vec<Measured> = measured.into_iter().flatten().collect();
+    if measured.is_empty() {
+        return Err(Error::Stopped(
+            "the evaluation was stopped before a game finished".into(),
+        ));
+    }
     // Games end: no turn past the longest game is measured.
     let longest = measured.iter().map(Vec::len).max().unwrap_or(0);
     let turns = (0..longest)
@@ -228,7 +246,8 @@ pub fn accuracy(run: &Accuracy, progress: &(dyn Fn(u64) + Sync)) -> Result<Accur
         .collect();
     Ok(AccuracyTable {
         estimator: run.estimator,
-        games: run.games,
+        games: measured.len() as u64,
+        complete: measured.len() as u64 == run.games,
         seed: run.seed,
         turns,
     })

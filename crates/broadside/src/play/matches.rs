@@ -7,6 +7,8 @@
 //! side when it needs fewer shots, 1/2 when they need as many (each wins the game it starts),
 //! 0 otherwise. The win rate is the mean score, with a 95% interval over the pairs.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -35,8 +37,11 @@ pub struct MatchSummary {
     pub a: Side,
     /// The second side.
     pub b: Side,
-    /// Games played (two per pair of boards).
+    /// Games played (two per pair of boards): all those asked for when `complete`.
     pub games: u64,
+    /// Whether every game asked for was played (a stopped match counts the pairs it
+    /// finished).
+    pub complete: bool,
     /// The share of games the first side won, 0 to 1.
     pub win_rate: f64,
     /// Its 95% confidence interval, over the pairs.
@@ -47,13 +52,17 @@ pub struct MatchSummary {
     pub mean_shots_b: f64,
 }
 
-/// Plays `pairs` pairs of games between `a` and `b` under `setup`, reproducibly from `seed`.
+/// Plays `pairs` pairs of games between `a` and `b` under `setup`, reproducibly from `seed`,
+/// calling `progress` with the pairs done. Once `stop` is raised no pair starts, and the
+/// summary is of the pairs finished (`complete` false); stopped before any, it is an error.
 pub fn play_match(
     setup: &Setup,
     a: Side,
     b: Side,
     pairs: u64,
     seed: u64,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<MatchSummary, Error> {
     if pairs == 0 {
         return Err(Error::Request("there must be at least one game".into()));
@@ -69,6 +78,7 @@ pub fn play_match(
     let mut placer_b = Placer::new(&b.placer, setup, empty)?;
     let book = Book::for_run(setup);
     let mut shots: Vec<(usize, usize)> = Vec::new();
+    let done = AtomicU64::new(0);
     // Boards are drawn a chunk at a time, so memory holds a chunk's layouts, not the run's.
     let mut from = 0;
     while from < pairs {
@@ -85,11 +95,14 @@ pub fn play_match(
                 .ok_or_else(|| gave_up(&b.placer))?;
             boards.push((la, lb));
         }
-        let played: Vec<(usize, usize)> = super::on_game_threads(|| {
+        let played: Vec<Option<(usize, usize)>> = super::on_game_threads(|| {
             boards
                 .into_par_iter()
                 .enumerate()
                 .map(|(k, (la, lb))| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
                     let i = from + k as u64;
                     let na = play(
                         &mut Game::new(setup.clone(), lb),
@@ -103,12 +116,21 @@ pub fn play_match(
                         Some(&book),
                         &mut stream(seed, i, 3),
                     );
-                    (na, nb)
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    Some((na, nb))
                 })
                 .collect()
         });
-        shots.extend(played);
+        shots.extend(played.into_iter().flatten());
         from = to;
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    if shots.is_empty() {
+        return Err(Error::Stopped(
+            "the match was stopped before a pair of games finished".into(),
+        ));
     }
     let n = shots.len() as f64;
     let scores: Vec<f64> = shots
@@ -124,7 +146,8 @@ pub fn play_match(
     Ok(MatchSummary {
         a,
         b,
-        games: 2 * pairs,
+        games: 2 * shots.len() as u64,
+        complete: shots.len() as u64 == pairs,
         win_rate: mean,
         ci95: [(mean - half).max(0.0), (mean + half).min(1.0)],
         mean_shots_a: shots.iter().map(|s| s.0).sum::<usize>() as f64 / n,
