@@ -174,15 +174,16 @@ def simulate_chunk(
     """The shots of games ``first + 1`` to ``first + games`` of a simulation, as
     ``broadside simulate`` plays them (none for ``games=0``: the arguments checked)."""
 
-def count_shard(
+def count_part(
     text: str,
-    bits: int,
-    patterns: Sequence[int],
+    part: int,
+    parts: int,
     per_cell: bool = False,
     threads: Optional[int] = None,
 ) -> Tuple[int, Optional[list[int]]]:
-    """The count (and per-cell counts) of the layouts of problem ``text`` showing one of
-    ``patterns`` of water and ship on its first ``bits`` open cells."""
+    """Part ``part`` of ``parts`` of the count (and per-cell counts) of the layouts of problem
+    ``text``: those under every ``parts``-th subtree of the enumerator's search. The parts add
+    up to the count for any ``parts``."""
 
 def word_of(kind: Literal["shooter", "placer"], word: str) -> str:
     """A shooter's or placer's word as the command line writes it back."""
