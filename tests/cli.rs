@@ -1876,3 +1876,43 @@ fn long_runs_stop_at_their_time_limit_with_a_partial_answer() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("stopped before a pair of games finished"));
 }
+
+/// At the size limit with a fleet of thousands, every counting command answers within its
+/// time limit (a partial answer, or no answer said so), not seconds past it: SAT, whose
+/// encoding of 2,000 ships on 4,096 cells takes seconds to build, does not join the race.
+#[test]
+fn the_largest_boards_answer_within_the_time_limit() {
+    for command in [
+        &["count"][..],
+        &["probs"],
+        &["best"],
+        &["sample", "-n", "5"],
+        &["validate", "-n", "10"],
+    ] {
+        let start = std::time::Instant::now();
+        let args = [
+            command,
+            &[
+                "--size",
+                "64x64",
+                "--fleet",
+                "2000x1",
+                "--rules",
+                "touch",
+                "--time-limit",
+                "1",
+            ],
+        ]
+        .concat();
+        let o = run(&args, None);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{args:?}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        let seconds = start.elapsed().as_secs_f64();
+        // One second of work, then the answer: 6 to 10 s when SAT's encoding was built first.
+        assert!(seconds < 5.0, "{args:?}: {seconds:.1} s");
+    }
+}

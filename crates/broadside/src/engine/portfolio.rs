@@ -153,6 +153,7 @@ pub fn solve(
     cancel: Option<&Cancel>,
     head_start: Duration,
 ) -> (Option<Layout>, EngineKind) {
+    let head_start = head_start_for(problem, head_start);
     let stop = cancel.map_or_else(Cancel::new, Cancel::child);
     let mut walk = Enumerator::new(problem)
         .solutions()
@@ -193,6 +194,7 @@ pub fn count_to_limit(
         per_cell: opts.per_cell,
         ..CountOptions::default()
     };
+    let head_start = head_start_for(problem, head_start);
     let limit = opts.limit.unwrap_or(u128::MAX);
     if limit > WALK_LIMIT {
         return enumerator_then_sat(problem, opts, head_start, limited.clone(), limited, true);
@@ -225,6 +227,29 @@ pub fn count_to_limit(
         &stop,
     );
     pick(mine, theirs, true)
+}
+
+/// The most cells of cardinality counters (placements of a type times its ships plus one,
+/// summed over the types) SAT's encoding may need for it to join a race: past it the encoding
+/// alone takes seconds and gigabytes (64x64 with 2,000 one-cell ships: 8.2 million), and
+/// the enumerator goes alone.
+pub const SAT_MOST_COUNTER_CELLS: usize = 1 << 22;
+
+/// `head_start`, or no end to it (`Duration::MAX`: the enumerator alone) where SAT's
+/// encoding of `problem` would be too large to race with ([`SAT_MOST_COUNTER_CELLS`]).
+fn head_start_for(problem: &Problem, head_start: Duration) -> Duration {
+    let cells: usize = problem
+        .fleet()
+        .types()
+        .iter()
+        .enumerate()
+        .map(|(t, ty)| problem.placements(t).len().saturating_mul(ty.count + 1))
+        .fold(0, usize::saturating_add);
+    if cells > SAT_MOST_COUNTER_CELLS {
+        Duration::MAX
+    } else {
+        head_start
+    }
 }
 
 /// The largest count limit `auto` counts to by walking solutions one at a time.
@@ -311,10 +336,16 @@ fn enumerator_then_sat(
     at_limit: bool,
 ) -> Result<CountResult, CountError> {
     let start = Instant::now();
+    let head_start = head_start_for(problem, head_start);
+    let alone = head_start == Duration::MAX;
     let first = Enumerator::new(problem).count(&CountOptions {
-        time_limit: Some(lesser(opts.time_limit, head_start)),
+        time_limit: if alone {
+            opts.time_limit
+        } else {
+            Some(lesser(opts.time_limit, head_start))
+        },
         cancel: opts.cancel.clone(),
-        progress: None,
+        progress: if alone { mine.progress.clone() } else { None },
         ..mine.clone()
     })?;
     if first.stopped != Some(Stop::Time) || opts.time_limit.is_some_and(|t| t <= head_start) {

@@ -36,6 +36,11 @@ impl DpEngine {
             // One-cell ships leave no label behind: one frontier a layer (two under no-touch).
             return (cells * if self.no_touch { 2 } else { 1 }) as f64;
         }
+        if max_len >= 64 {
+            // Labels past a word's bits: only a board a cell or two wide takes such a ship,
+            // and its layers hold a few states each.
+            return (cells * max_len) as f64;
+        }
         // Per cell, the labels "continues v - 1 more cells down" (bit v) it can hold; per
         // boundary, the labels of the ship across running into the next cell.
         let mut down = vec![0u64; cells];
@@ -221,6 +226,17 @@ mod tests {
     use crate::engine::CountOptions;
     use crate::engine::dp::forward::Keep;
     use crate::{Dims, Fleet, ProblemSpec, Rules};
+
+    /// A ship longer than a word has bits, on a board one cell wide, is predicted without
+    /// overflowing.
+    #[test]
+    fn long_ships_on_thin_boards() {
+        for len in [63, 64, 100] {
+            let spec = ProblemSpec::empty(Dims::new(1, len), Fleet::straight(&[len]), Rules::Touch);
+            let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
+            assert!(dp.predicted_states() >= 1.0);
+        }
+    }
 
     /// The prediction bounds the states the forward pass visits, within a factor of 2 under
     /// the touch rule and 4 under no-touch, on boards empty and with shots.

@@ -513,9 +513,13 @@ impl<const N: usize> Tables<N> {
             .map(|mut st| {
                 let mut ctl = new_ctl();
                 let mut cells = want_cells.then(|| vec![0u128; ncells]);
-                on_deep_stack(depth, || {
-                    self.count_rec(&mut st, &mut ctl, cells.as_deref_mut())
-                });
+                // Past the deadline (or once stopped) a subtree is not started: a deep one
+                // would start a thread for its stack only to stop at once.
+                if !ctl.should_stop() {
+                    on_deep_stack(depth, || {
+                        self.count_rec(&mut st, &mut ctl, cells.as_deref_mut())
+                    });
+                }
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if let Some(p) = &opts.progress {
                     p(d, total);
