@@ -124,15 +124,25 @@ fn probe_rng() -> rand::rngs::StdRng {
 /// [`plan`] with the problem's DP already built.
 fn plan_with(problem: &Problem, dp: &DpEngine, per_cell: bool) -> Plan {
     let (per_unit, per_state) = seconds(problem, per_cell);
+    let enumerator = Enumerator::new(problem);
+    let mut rng = probe_rng();
     let mut p = Plan {
-        work: Enumerator::new(problem).estimate(FIRST_PROBES, &mut probe_rng()),
+        work: enumerator.estimate(FIRST_PROBES, &mut rng),
         dp_states: None,
         choice: Choice::Enumerator,
     };
     if per_unit * p.enum_work() < SURELY_ENUMERATOR / 4.0 {
         return p;
     }
-    p.work = Enumerator::new(problem).estimate(ENUM_PROBES, &mut probe_rng());
+    // The rest of the descents, on from the same stream: with the first, the estimate of
+    // ENUM_PROBES descents.
+    let more = ENUM_PROBES - FIRST_PROBES;
+    let rest = enumerator.estimate(more, &mut rng);
+    let mean = |a: f64, b: f64| (a * FIRST_PROBES as f64 + b * more as f64) / ENUM_PROBES as f64;
+    p.work = Work {
+        nodes: mean(p.work.nodes, rest.nodes),
+        steps: mean(p.work.steps, rest.steps),
+    };
     let enumerator = per_unit * p.enum_work();
     if enumerator < SURELY_ENUMERATOR {
         return p;
@@ -497,4 +507,38 @@ fn race<A, B: Send>(
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
         (a, b)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Dims, Fleet, ProblemSpec, Rules};
+
+    /// The plan's estimate is that of all its descents from one stream, first ones included;
+    /// the empty standard board goes to the DP, a board with one ship left to the enumerator
+    /// without predicting the DP.
+    #[test]
+    fn the_plan_of_an_open_and_of_a_nearly_done_board() {
+        let open = ProblemSpec::empty(
+            Dims::new(10, 10),
+            Fleet::straight(&[5, 4, 3, 3, 2]),
+            Rules::Touch,
+        )
+        .build()
+        .unwrap();
+        let p = plan(&open, true);
+        let whole = Enumerator::new(&open).estimate(ENUM_PROBES, &mut probe_rng());
+        assert!(
+            (p.work.nodes - whole.nodes).abs() <= 1e-9 * whole.nodes,
+            "{p:?} {whole:?}"
+        );
+        assert!((p.work.steps - whole.steps).abs() <= 1e-9 * whole.steps);
+        assert_eq!(p.choice, Choice::Dp);
+        assert!(p.dp_states.is_some_and(|s| s > 1e7));
+        let done = ProblemSpec::empty(Dims::new(10, 10), Fleet::straight(&[2]), Rules::Touch)
+            .build()
+            .unwrap();
+        let p = plan(&done, true);
+        assert_eq!((p.choice, p.dp_states), (Choice::Enumerator, None));
+    }
 }
