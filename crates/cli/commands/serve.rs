@@ -2,11 +2,13 @@
 //! (`docs/SERVE.md`); the server itself is [`crate::server`].
 
 use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 use anyhow::Result;
 
 use crate::args::seconds;
 use crate::server;
+use crate::usage;
 
 /// The options of `serve`.
 #[derive(clap::Args)]
@@ -25,6 +27,10 @@ pub struct Args {
     /// slow or silent client holds none of these).
     #[arg(long, default_value = "8")]
     threads: usize,
+    /// The longest the server waits for a client's next bytes (or for it to take a reply), in
+    /// seconds; a silent client is let go after this, and a request body must arrive within 30.
+    #[arg(long, value_name = "SECONDS", default_value = "5")]
+    client_timeout: f64,
 }
 
 pub fn run(args: &Args) -> Result<bool> {
@@ -32,5 +38,15 @@ pub fn run(args: &Args) -> Result<bool> {
         addr: SocketAddr::new(args.host, args.port),
         limit: seconds(args.time_limit)?,
         threads: args.threads,
+        client_timeout: client_timeout(args.client_timeout)?,
     })
+}
+
+/// `--client-timeout` as a duration: at least a millisecond (a socket timeout of zero would
+/// mean none).
+fn client_timeout(t: f64) -> Result<Duration> {
+    if t.is_nan() || t < 0.001 {
+        return Err(usage("--client-timeout must be at least 0.001 seconds"));
+    }
+    Ok(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX))
 }

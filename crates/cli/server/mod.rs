@@ -1,6 +1,7 @@
 //! The web server of `broadside serve`: a local page with the live exact heat map, and its
 //! JSON API (`docs/SERVE.md`). Every asset is in the binary.
 //!
+//! - [`accept`]: connections taken in, with timeouts, and relayed to `tiny_http`;
 //! - [`http`]: the reply and the query string;
 //! - [`routes`]: each path to its answer (the API is the CLI's `--json`);
 //! - [`cache`]: answers kept, so a state asked again answers at once;
@@ -9,6 +10,7 @@
 //! Requests are answered by a pool of threads; each is guarded, so a request that fails
 //! answers 500 and the server goes on serving.
 
+mod accept;
 mod cache;
 mod http;
 mod matches;
@@ -18,7 +20,7 @@ use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
@@ -46,6 +48,8 @@ pub struct Options {
     pub limit: Duration,
     /// Threads answering requests.
     pub threads: usize,
+    /// The longest the server waits for a client's next bytes, or for it to take the reply's.
+    pub client_timeout: Duration,
 }
 
 /// What every request thread shares.
@@ -56,8 +60,9 @@ pub struct Server {
     matches: Matches,
 }
 
-/// Requests whose body is being read at once; past this a request is answered 503 at once.
-/// A silent client holds one of these, never a worker.
+/// Requests being read or answered at once; past this a request is answered 503 at once.
+/// (On Linux the acceptor hands over whole requests only; elsewhere a client that sends its
+/// body slowly holds one of these, never a worker.)
 const READERS: usize = 256;
 
 /// A counting semaphore: at most so many holders at once.
@@ -104,6 +109,37 @@ impl Drop for Permit {
     }
 }
 
+/// A reader that fails once its deadline has passed. Each read of a client's socket waits at
+/// most the client timeout, so a body read through this is over by the deadline plus that.
+struct Deadline<R> {
+    inner: R,
+    end: Instant,
+}
+
+impl<R> Deadline<R> {
+    fn new(inner: R, within: Duration) -> Self {
+        Deadline {
+            inner,
+            end: Instant::now() + within,
+        }
+    }
+}
+
+impl<R: Read> Read for Deadline<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if Instant::now() > self.end {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "the body took over {} s",
+                    accept::REQUEST_DEADLINE.as_secs()
+                ),
+            ));
+        }
+        self.inner.read(buf)
+    }
+}
+
 /// Sends `reply` to the client of `request`.
 fn send(request: tiny_http::Request, reply: &Reply) {
     let header =
@@ -130,13 +166,15 @@ fn respond(server: &Server, workers: &Arc<Permits>, mut request: tiny_http::Requ
         too_large()
     } else {
         let mut body = Vec::new();
-        let read = request
-            .as_reader()
+        let read = Deadline::new(request.as_reader(), accept::REQUEST_DEADLINE)
             .take(MAX_BODY as u64 + 1)
             .read_to_end(&mut body);
         match (read, String::from_utf8(body)) {
             (Err(e), _) => Arc::new(Reply::error(400, format!("reading the body: {e}"))),
             (Ok(n), _) if n > MAX_BODY => too_large(),
+            (Ok(n), _) if request.body_length().is_some_and(|len| n < len) => Arc::new(
+                Reply::error(400, "the body ended before its Content-Length"),
+            ),
             (Ok(_), Err(_)) => Arc::new(Reply::error(400, "the body is not UTF-8 text")),
             (Ok(_), Ok(body)) => {
                 // Counting is what the permits bound; the page's assets need none.
@@ -158,13 +196,7 @@ fn respond(server: &Server, workers: &Arc<Permits>, mut request: tiny_http::Requ
 
 /// Serves until the process is stopped, after printing the address it listens on.
 pub fn run(options: &Options) -> Result<bool> {
-    let addr = options.addr;
-    let http = tiny_http::Server::http(addr)
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
-    let local = http
-        .server_addr()
-        .to_ip()
-        .context("the server has no IP address")?;
+    let (http, local) = accept::listen(options.addr, options.client_timeout)?;
     println!("broadside serve: listening on http://{local}/ (Ctrl-C stops)");
     std::io::stdout()
         .flush()
@@ -180,8 +212,7 @@ pub fn run(options: &Options) -> Result<bool> {
         let opening = format::text::print(&Setup::standard().empty());
         routes::route(&warm, "POST", "/api/probs", &opening);
     });
-    // One thread takes the requests in; each is read and answered on a thread of its own,
-    // so that a client that sends its body slowly, or never, holds that thread only.
+    // One thread takes the requests in; each is read and answered on a thread of its own.
     let workers = Arc::new(Permits::new(options.threads.max(1)));
     let readers = Arc::new(Permits::new(READERS));
     for request in http.incoming_requests() {
