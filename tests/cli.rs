@@ -1892,3 +1892,185 @@ fn the_largest_boards_answer_within_the_time_limit() {
         }
     }
 }
+
+/// Every command that can work without end, at the size limit (64x64) with a fleet of 2,000
+/// ships, under `--time-limit 1`: an answer, a clear refusal, or "no answer in time" (exit 3),
+/// each within a few seconds, never a hang. Under the no-touch rule 2,000 ships cannot fit
+/// (at most 1,024 do), so a search must prove that, which is what takes forever; under the
+/// touch rule the uniform placer's exact count of the empty board does.
+#[test]
+fn every_command_at_the_size_limit_answers_refuses_or_gives_up_in_time() {
+    let dir = std::env::temp_dir().join(format!("broadside-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("board.txt");
+    std::fs::write(&board, "size: 64x64\nfleet: 2000x1\nrules: touch\n").unwrap();
+    let board = board.to_str().unwrap();
+    let record = dir.join("g.txt");
+    let record = record.to_str().unwrap();
+    let limit = ["--time-limit", "1"];
+    let touch = ["--size", "64x64", "--fleet", "2000x1", "--rules", "touch"];
+    let no_touch = [
+        "--size", "64x64", "--fleet", "2000x1", "--rules", "no-touch",
+    ];
+    let sequential = ["--placer", "sequential"];
+    // (arguments, standard input, the exit code, a phrase it says)
+    let cases: Vec<(Vec<&str>, &str, i32, &str)> = vec![
+        (
+            [&["solve"][..], &no_touch, &limit].concat(),
+            "",
+            3,
+            "no answer within the time limit",
+        ),
+        (
+            [&["solve", "--explain"][..], &no_touch, &limit].concat(),
+            "",
+            3,
+            "no answer within the time limit",
+        ),
+        (
+            [&["grade"][..], &no_touch, &limit].concat(),
+            "",
+            3,
+            "no answer within the time limit",
+        ),
+        (
+            [
+                "generate",
+                "--size",
+                "64x64",
+                "--fleet",
+                "2000x1",
+                "--time-limit",
+                "1",
+            ]
+            .to_vec(),
+            "",
+            1,
+            "gave up after 1.0 s",
+        ),
+        (
+            ["optimal", "--size", "64x64", "--fleet", "2000x1"].to_vec(),
+            "",
+            2,
+            "at most 128 cells",
+        ),
+        (
+            [&["simulate", "--shooter", "greedy"][..], &touch, &limit].concat(),
+            "",
+            3,
+            "stopped before any game finished",
+        ),
+        (
+            [
+                &["simulate", "--shooter", "greedy"][..],
+                &touch,
+                &sequential,
+                &limit,
+            ]
+            .concat(),
+            "",
+            3,
+            "stopped before any game finished",
+        ),
+        (
+            [&["match", "greedy", "density"][..], &touch, &limit].concat(),
+            "",
+            3,
+            "stopped before a pair of games finished",
+        ),
+        (
+            [
+                &["match", "greedy", "density"][..],
+                &touch,
+                &["--placer-a", "sequential", "--placer-b", "sequential"],
+                &limit,
+            ]
+            .concat(),
+            "",
+            3,
+            "stopped before a pair of games finished",
+        ),
+        (
+            ["accuracy", board, "--games", "2", "--time-limit", "1"].to_vec(),
+            "",
+            3,
+            "stopped before a game finished",
+        ),
+        (
+            [&["advise"][..], &touch, &limit].concat(),
+            "A1 miss\nquit\n",
+            0,
+            "partial",
+        ),
+        (
+            [&["play"][..], &touch, &limit, &["--save"], &[record]].concat(),
+            "",
+            3,
+            "time limit ran out",
+        ),
+    ];
+    for (args, input, code, says) in cases {
+        let start = std::time::Instant::now();
+        let o = run(&args, Some(input));
+        let seconds = start.elapsed().as_secs_f64();
+        let said = format!("{}{}", stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {said}");
+        assert!(said.contains(says), "{args:?}: {said}");
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+        // The advisor answers two lines, each within the limit.
+        assert!(seconds < 6.0, "{args:?}: {seconds:.1} s");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The positions of a book file, by key.
+fn book_keys(path: &std::path::Path) -> std::collections::BTreeSet<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["key"].to_string()
+        })
+        .collect()
+}
+
+/// Two runs on one book: one that ends while the other is still playing does not lose its
+/// positions when the other writes the book later (each merges what is on disk before it
+/// writes, under a lock).
+#[test]
+fn two_runs_on_one_book_keep_both_runs_positions() {
+    let dir = std::env::temp_dir().join(format!("broadside-books-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("std.book");
+    let simulate = |games: &str, seed: &str| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_broadside"));
+        c.args(["simulate", "--shooter", "greedy", "--games", games])
+            .args(["--seed", seed, "--book"])
+            .arg(&book)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        c
+    };
+    // The long run reads the book (not there yet) first, then plays on.
+    let long = simulate("1000", "1").spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let short = simulate("2", "2").output().unwrap();
+    assert_eq!(short.status.code(), Some(0), "{}", stderr(&short));
+    let written = book_keys(&book);
+    assert!(!written.is_empty());
+    let killed = Command::new("kill")
+        .args(["-INT", &long.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = long.wait_with_output().unwrap();
+    // Interrupted mid-run: exit 1, the book written.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let after = book_keys(&book);
+    let lost: Vec<&String> = written.difference(&after).collect();
+    assert!(lost.is_empty(), "positions lost: {lost:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -87,7 +87,8 @@ fn forced_races_give_each_engines_answer_on_random_puzzles() {
                 "seed {seed}: limit {limit}"
             );
         }
-        let (found, _) = portfolio::solve(&p, None, Duration::ZERO);
+        let (found, _) = portfolio::solve(&p, None, Duration::ZERO, None)
+            .expect("a search with no deadline answers");
         let found = found.expect("a planted puzzle has a solution");
         assert!(check::layout(p.spec(), &found).is_ok(), "seed {seed}");
         if alone.count == 1 {

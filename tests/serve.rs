@@ -573,3 +573,24 @@ fn soak_the_page_answers_throughout_and_memory_stays_bounded() {
         assert!(kib < 512 * 1024, "the server holds {kib} KiB");
     }
 }
+
+/// `--threads` is a number of requests served at once, not of threads started: a huge one
+/// neither panics nor exhausts memory, and the server answers.
+#[test]
+fn a_huge_thread_count_is_a_number_of_permits() {
+    let server = Server::start(&["--threads", "100000"]);
+    for (method, path, body) in [
+        ("GET", "/", None),
+        (
+            "POST",
+            "/api/probs",
+            Some(&b"size: 3x3\nfleet: 2\nrules: touch\n"[..]),
+        ),
+    ] {
+        let r = request(&server.addr, method, path, body).unwrap();
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+    }
+    if let Some(kib) = server.resident_kib() {
+        assert!(kib < 200 * 1024, "{kib} KiB resident");
+    }
+}

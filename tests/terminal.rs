@@ -216,22 +216,34 @@ impl Tmux {
             eprintln!("SKIPPED: tmux is not installed (apt-get install tmux)");
             return None;
         }
-        let session = format!("broadside-test-{}-{}", std::process::id(), command.len());
-        let status = Command::new("tmux")
-            .args([
-                "new-session",
-                "-d",
-                "-x",
-                "120",
-                "-y",
-                "50",
-                "-s",
-                &session,
-                command,
-            ])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        // A name of its own per test, and a few tries: tests start in parallel, and the
+        // first to reach tmux starts its server, which another may meet half started.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let session = format!("broadside-test-{}-{n}", std::process::id());
+        let mut tries = 0;
+        loop {
+            let o = Command::new("tmux")
+                .args([
+                    "new-session",
+                    "-d",
+                    "-x",
+                    "120",
+                    "-y",
+                    "50",
+                    "-s",
+                    &session,
+                    command,
+                ])
+                .output()
+                .unwrap();
+            tries += 1;
+            if o.status.success() {
+                break;
+            }
+            assert!(tries < 5, "tmux: {}", String::from_utf8_lossy(&o.stderr));
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
         Some(Tmux { session })
     }
 
@@ -299,6 +311,30 @@ fn play_in_a_terminal_saves_the_record_on_ctrl_c() {
     assert!(record.contains("shots:\nA1 "), "{record}");
     // Saved during the game: the computer's fleet is not given away.
     assert_eq!(record.matches("solution:").count(), 1);
+}
+
+/// Ctrl-C while the computer thinks over its reply keeps the person's shot: it is saved
+/// before the computer starts.
+#[test]
+fn ctrl_c_while_the_computer_thinks_keeps_the_persons_shot() {
+    let saved = temp("thinking.txt");
+    let bin = env!("CARGO_BIN_EXE_broadside");
+    // Monte Carlo search with a million rollouts a shot on the standard board: seconds of
+    // thought after each of the person's shots.
+    let command = format!(
+        "{bin} play --seed 3 --shooter mcts:1000000 --save {}; sleep 30",
+        saved.display()
+    );
+    let Some(t) = Tmux::start(&command) else {
+        return;
+    };
+    t.wait_for("your shot>");
+    t.keys(&["B2", "Enter"]);
+    t.wait_for("you fire at B2");
+    t.keys(&["C-c"]);
+    t.wait_for("interrupted: the game record is saved in");
+    let record = std::fs::read_to_string(&saved).unwrap();
+    assert!(record.contains("shots:\nB2 "), "{record}");
 }
 
 #[test]

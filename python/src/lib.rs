@@ -592,7 +592,7 @@ impl Game {
         let engine = engine_of(engine)?;
         let problem = &*self.known.problem;
         match py
-            .detach(|| answer::solve(problem, engine))
+            .detach(|| answer::solve(problem, engine, None))
             .map_err(value_error)?
         {
             SolveReport::Solved(s) => Ok(Some(s.solution)),

@@ -33,7 +33,7 @@ pub struct Args {
     /// The seed.
     #[arg(long, default_value = "0")]
     seed: u64,
-    /// Stop after this many seconds: the games under way finish, the table is of the games
+    /// Stop after this many seconds: the games under way are given up, the table is of the games
     /// played, marked partial.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,

@@ -8,7 +8,7 @@ use anyhow::Result;
 use broadside::answer::{self, GradeReport, GradeTally, label};
 use broadside::logic::Grade;
 
-use crate::args::Input;
+use crate::args::{Input, seconds};
 use crate::report::{answer_each, no_solution};
 
 /// The options of `grade`.
@@ -19,17 +19,22 @@ pub struct Args {
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
+    /// Give up on a puzzle after this many seconds if its uniqueness is not yet decided
+    /// (exit 3).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
 }
 
 pub fn run(args: &Args) -> Result<bool> {
     let (input, json) = (&args.input, args.json);
+    let limit = args.time_limit.map(seconds).transpose()?;
     let mut tally = GradeTally::default();
     let mut many = 0;
     let ok = answer_each(
         input.problems()?,
         json,
         |p| {
-            let r = answer::grade(p)?;
+            let r = answer::grade(p, limit)?;
             if let GradeReport::Graded(g) = &r {
                 tally.add(g);
             }

@@ -31,7 +31,7 @@ pub struct Args {
     #[command(flatten)]
     game: GameArgs,
     /// Machine-readable output.
-    /// Stop after this many seconds: the games under way finish, the summary is of the
+    /// Stop after this many seconds: the games under way are given up, the summary is of the
     /// pairs played, marked partial.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,

@@ -5,6 +5,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 
@@ -14,7 +15,7 @@ use broadside::output;
 use broadside::play::{Game, PlacerKind, ShooterKind, Versus};
 use broadside::{CountOptions, Engine};
 
-use crate::args::{ColorChoice, GameArgs};
+use crate::args::{ColorChoice, GameArgs, seconds};
 use crate::report::ask;
 use crate::{interrupt, usage};
 
@@ -53,6 +54,11 @@ pub struct Args {
     /// Colour: auto (a terminal without NO_COLOR), always or never.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// The longest the computer counts, in seconds: to hide its fleet (past it the game does
+    /// not start, exit 3), for each of its shots (past it, it fires as without a map) and for
+    /// the --show-heat map (past it, the map shown is marked partial).
+    #[arg(long, value_name = "SECONDS", default_value = "10")]
+    time_limit: f64,
 }
 
 /// What a shot reported, as the record writes it after the cell.
@@ -143,7 +149,15 @@ pub fn run(args: &Args) -> Result<bool> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let mut v = Versus::new(&setup, &args.placer, args.shooter, &args.my_placer, seed)?;
+    let limit = seconds(args.time_limit)?;
+    let mut v = Versus::within(
+        &setup,
+        &args.placer,
+        args.shooter,
+        &args.my_placer,
+        seed,
+        Some(limit),
+    )?;
     let colour = args.color.enabled();
     let d = setup.dims;
     let record = match &args.save {
@@ -218,7 +232,7 @@ pub fn run(args: &Args) -> Result<bool> {
                 reported(v.yours(), cell, &result)
             )?;
             if args.show_heat && v.winner().is_none() {
-                show_heat(&mut out, v.yours(), colour)?;
+                show_heat(&mut out, v.yours(), colour, limit)?;
             }
         }
         save(&record, &v, false)?;
@@ -235,16 +249,22 @@ pub fn run(args: &Args) -> Result<bool> {
 }
 
 /// The computer's exact heat map of the person's board.
-fn show_heat(out: &mut dyn Write, game: &Game, colour: bool) -> Result<()> {
+fn show_heat(out: &mut dyn Write, game: &Game, colour: bool, limit: Duration) -> Result<()> {
     let p = answer::build(game.record())?;
     let opts = CountOptions {
         parallel: true,
+        time_limit: Some(limit),
         ..CountOptions::default()
     };
     if let ProbsReport::Map(h) = answer::probs(&p, Engine::Auto, &opts)? {
+        let partial = if h.complete {
+            ""
+        } else {
+            ", partial: the time limit cut the count short"
+        };
         writeln!(
             out,
-            "the computer's heat map of your board ({} layouts):",
+            "the computer's heat map of your board ({} layouts{partial}):",
             h.layouts
         )?;
         write!(out, "{}", h.map.render_text(colour))?;

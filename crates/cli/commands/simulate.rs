@@ -43,7 +43,7 @@ pub struct Args {
     seed: u64,
     #[command(flatten)]
     game: GameArgs,
-    /// Stop after this many seconds: the games under way finish, the summary is of the games
+    /// Stop after this many seconds: the games under way are given up, the summary is of the games
     /// played, marked partial (as after Ctrl-C, with exit 0); --resume plays on.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -94,9 +94,20 @@ fn read_book(book: &Book, path: &Path) -> Result<()> {
 
 /// Writes `book` to `path` whole or not at all, with the positions another run wrote there
 /// since this one read it: two runs on one book add up rather than the last one winning.
+/// Reading and writing hold an exclusive lock on the book's folder (the book itself is
+/// replaced by a rename, so a lock on it would not be shared), so two runs ending at once
+/// take turns; where the folder cannot be locked, they merge without it.
 fn save_book(book: &Book, path: &Path) -> Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let lock = std::fs::File::open(folder)
+        .ok()
+        .filter(|f| f.lock().is_ok());
     read_book(book, path)?;
     output::write_whole_with(path, |w| book.save(w).map(|_| ()))?;
+    drop(lock);
     Ok(())
 }
 
@@ -237,6 +248,13 @@ pub fn run(args: &Args) -> Result<bool> {
     if let Some(path) = &args.shots {
         let text = serde_json::to_string(&file).expect("a shots file always prints as JSON");
         output::write_whole(path, format!("{text}\n").as_bytes())?;
+    }
+    if file.games == 0 && write_error.is_none() {
+        // Stopped before any game ended: nothing to summarise (as `match` and `accuracy`).
+        return Err(broadside::Error::Stopped(
+            "the run was stopped before any game finished".into(),
+        )
+        .into());
     }
     let mut printer = Printer::new(args.json);
     match (&summary, kept) {

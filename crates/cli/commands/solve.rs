@@ -2,6 +2,7 @@
 //! logical rules at work, step by step.
 
 use std::io::Write;
+use std::time::Duration;
 
 use anyhow::Result;
 
@@ -9,7 +10,7 @@ use broadside::answer::{self, ExplainReport, SolveReport, label};
 use broadside::format;
 use broadside::logic::Know;
 
-use crate::args::{Input, Output};
+use crate::args::{Input, Output, seconds};
 use crate::report::{answer_each, no_solution, render};
 
 /// The options of `solve`.
@@ -23,21 +24,26 @@ pub struct Args {
     /// finishes what the rules leave open.
     #[arg(long)]
     explain: bool,
+    /// Give up on a problem after this many seconds if the search has neither found a
+    /// solution nor proved there is none (exit 3).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
 }
 
 pub fn run(args: &Args) -> Result<bool> {
+    let limit = args.time_limit.map(seconds).transpose()?;
     if args.explain {
-        explain(&args.input, &args.out)
+        explain(&args.input, &args.out, limit)
     } else {
-        solve(&args.input, &args.out)
+        solve(&args.input, &args.out, limit)
     }
 }
 
-fn solve(input: &Input, out: &Output) -> Result<bool> {
+fn solve(input: &Input, out: &Output, limit: Option<Duration>) -> Result<bool> {
     answer_each(
         input.problems()?,
         out.json,
-        |p| Ok(answer::solve(p, out.engine)?),
+        |p| Ok(answer::solve(p, out.engine, limit)?),
         |w: &mut dyn Write, p, r: &SolveReport| {
             match r {
                 SolveReport::NoSolution(no) => no_solution(w, p, no)?,
@@ -55,11 +61,11 @@ fn solve(input: &Input, out: &Output) -> Result<bool> {
     )
 }
 
-fn explain(input: &Input, out: &Output) -> Result<bool> {
+fn explain(input: &Input, out: &Output, limit: Option<Duration>) -> Result<bool> {
     answer_each(
         input.problems()?,
         out.json,
-        |p| Ok(answer::explain(p, out.engine)?),
+        |p| Ok(answer::explain(p, out.engine, limit)?),
         |w: &mut dyn Write, p, r: &ExplainReport| {
             let e = match r {
                 ExplainReport::NoSolution(no) => return no_solution(w, p, no),

@@ -26,7 +26,7 @@
 //!     r#""solution": ["<>..", "....", "o...", "...o"]}"#,
 //! );
 //! for p in answer::problems("puzzles.jsonl", lines).unwrap() {
-//!     assert!(answer::solve(&p.unwrap(), Engine::Auto).unwrap().answered());
+//!     assert!(answer::solve(&p.unwrap(), Engine::Auto, None).unwrap().answered());
 //! }
 //! ```
 
@@ -153,6 +153,17 @@ impl NoSolution {
             reasons: Vec::new(),
         }
     }
+}
+
+/// The error of a search that had not answered within `time_limit`.
+fn unanswered(time_limit: Option<std::time::Duration>) -> Error {
+    Error::Stopped(match time_limit {
+        Some(t) => format!(
+            "no answer within the time limit of {} s (the search had neither found a solution nor proved there is none)",
+            t.as_secs_f64()
+        ),
+        None => "the search was stopped before it answered".into(),
+    })
 }
 
 /// Serializes an optional error as its sentence.

@@ -57,13 +57,20 @@ impl SolveReport {
 }
 
 /// One solution of `problem` by `engine`, re-checked by [`check::layout`] and compared with
-/// the recorded solution.
-pub fn solve(problem: &Problem, engine: Engine) -> Result<SolveReport, Error> {
+/// the recorded solution; [`Error::Stopped`] if the search has not answered (a solution, or
+/// the proof that there is none) within `time_limit`.
+pub fn solve(
+    problem: &Problem,
+    engine: Engine,
+    time_limit: Option<std::time::Duration>,
+) -> Result<SolveReport, Error> {
     if let Some(no) = NoSolution::of(problem) {
         return Ok(SolveReport::NoSolution(no));
     }
     let start = Instant::now();
-    let (found, solver) = engine.solve_by(problem);
+    let (found, solver) = engine
+        .solve_until(problem, time_limit.and_then(|t| start.checked_add(t)))
+        .ok_or_else(|| super::unanswered(time_limit))?;
     let seconds = start.elapsed().as_secs_f64();
     let Some(layout) = found else {
         return Ok(SolveReport::NoSolution(NoSolution::searched(problem)));

@@ -275,10 +275,30 @@ impl Engine {
     /// cannot solve, so `dp` solves with the enumerator), and for `auto` whichever of the two
     /// answered first ([`portfolio`]).
     pub fn solve_by(self, problem: &Problem) -> (Option<Layout>, EngineKind) {
+        self.solve_until(problem, None)
+            .expect("a search with no deadline answers")
+    }
+
+    /// [`Engine::solve_by`], given up at `deadline`: `None` if the search had not answered
+    /// by then (neither a solution found nor none proved).
+    pub fn solve_until(
+        self,
+        problem: &Problem,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<(Option<Layout>, EngineKind)> {
         match self {
-            Engine::Sat => (SatEngine::new(problem).solve(), EngineKind::Sat),
-            Engine::Enum | Engine::Dp => (Enumerator::new(problem).solve(), EngineKind::Enum),
-            Engine::Auto => portfolio::solve(problem, None, portfolio::HEAD_START),
+            Engine::Sat => SatEngine::new(problem)
+                .solve_until(deadline, None)
+                .ok()
+                .map(|found| (found, EngineKind::Sat)),
+            Engine::Enum | Engine::Dp => {
+                let mut walk = Enumerator::new(problem).solutions().until(deadline, None);
+                let found = walk.next();
+                walk.stopped()
+                    .is_none()
+                    .then_some((found, EngineKind::Enum))
+            }
+            Engine::Auto => portfolio::solve(problem, None, portfolio::HEAD_START, deadline),
         }
     }
 

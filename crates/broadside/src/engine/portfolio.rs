@@ -156,38 +156,46 @@ fn plan_with(problem: &Problem, dp: &DpEngine, per_cell: bool) -> Plan {
 }
 
 /// One solution, if any, and the engine that found it: the enumerator's walk, raced by SAT
-/// past `head_start` ([`HEAD_START`] for `auto`). Raising `cancel` stops both (and gives
-/// `None`).
+/// past `head_start` ([`HEAD_START`] for `auto`). `None` if neither had answered at
+/// `deadline`, or once `cancel` is raised.
 pub fn solve(
     problem: &Problem,
     cancel: Option<&Cancel>,
     head_start: Duration,
-) -> (Option<Layout>, EngineKind) {
+    deadline: Option<Instant>,
+) -> Option<(Option<Layout>, EngineKind)> {
     let head_start = head_start_for(problem, head_start);
     let stop = cancel.map_or_else(Cancel::new, Cancel::child);
+    let started = Instant::now().checked_add(head_start);
+    let first_stop = match (started, deadline) {
+        (Some(s), Some(d)) => Some(s.min(d)),
+        (s, d) => s.or(d),
+    };
     let mut walk = Enumerator::new(problem)
         .solutions()
-        .until(Instant::now().checked_add(head_start), Some(stop.clone()));
+        .until(first_stop, Some(stop.clone()));
     let first = walk.next();
-    if walk.stopped() != Some(Stop::Time) {
-        return (first, EngineKind::Enum);
+    match walk.stopped() {
+        None => return Some((first, EngineKind::Enum)),
+        Some(Stop::Time) if deadline.is_none_or(|d| Instant::now() < d) => {}
+        Some(_) => return None,
     }
     let (mine, theirs) = race(
         |_| {
-            let mut walk = walk.until(None, Some(stop.clone()));
+            let mut walk = walk.until(deadline, Some(stop.clone()));
             let found = walk.next();
             walk.stopped().is_none().then_some(found)
         },
-        |c| SatEngine::new(problem).solve_until(None, Some(c)).ok(),
+        |c| SatEngine::new(problem).solve_until(deadline, Some(c)).ok(),
         |r| r.is_some(),
         |r| r.is_some(),
         &stop,
     );
     match (mine, theirs) {
-        (Some(found), _) => (found, EngineKind::Enum),
-        (None, Some(found)) => (found, EngineKind::Sat),
-        // Cancelled from outside: nothing was found.
-        (None, None) => (None, EngineKind::Enum),
+        (Some(found), _) => Some((found, EngineKind::Enum)),
+        (None, Some(found)) => Some((found, EngineKind::Sat)),
+        // Past the deadline, or cancelled from outside: no answer.
+        (None, None) => None,
     }
 }
 

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::game::{Game, Setup};
-use crate::engine::Engine;
+use crate::engine::{Cancel, CountOptions, Engine};
 use crate::error::Error;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
@@ -187,8 +187,8 @@ pub struct AccuracyTable {
 type Measured = Vec<([f64; 3], f64)>;
 
 /// Runs the evaluation, calling `progress` with the games done so far. Once `stop` is raised
-/// no game starts, and the table is of the games finished (`complete` false); stopped before
-/// any, it is an error.
+/// no game starts, the games under way are given up (their counts stop), and the table is of
+/// the games finished (`complete` false); stopped before any, it is an error.
 pub fn accuracy(
     run: &Accuracy,
     stop: &std::sync::atomic::AtomicBool,
@@ -203,20 +203,26 @@ pub fn accuracy(
         ));
     }
     let done = std::sync::atomic::AtomicU64::new(0);
-    let measured: Vec<Option<Measured>> = super::on_game_threads(|| {
-        (0..run.games)
-            .into_par_iter()
-            .map(|i| {
-                if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    return Ok(None);
-                }
-                let mut rng = stream(run.seed, i, 0);
-                let game = hide(&run.boards, &mut rng)?;
-                let m = measure(run, game, &mut stream(run.seed, i, 1))?;
-                progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-                Ok(Some(m))
-            })
-            .collect::<Result<_, Error>>()
+    let measured: Vec<Option<Measured>> = super::cancelled_by(stop, |cancel| {
+        super::on_game_threads(|| {
+            (0..run.games)
+                .into_par_iter()
+                .map(|i| {
+                    if cancel.is_cancelled() {
+                        return Ok(None);
+                    }
+                    let mut rng = stream(run.seed, i, 0);
+                    let Some(game) = hide(&run.boards, &mut rng, cancel)? else {
+                        return Ok(None);
+                    };
+                    let m = measure(run, game, &mut stream(run.seed, i, 1), cancel)?;
+                    if m.is_some() {
+                        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                    }
+                    Ok(m)
+                })
+                .collect::<Result<_, Error>>()
+        })
     })?;
     let measured: Vec<Measured> = measured.into_iter().flatten().collect();
     if measured.is_empty() {
@@ -253,21 +259,36 @@ pub fn accuracy(
     })
 }
 
-/// A game on a board of `boards`, its fleet hidden uniformly.
-fn hide(boards: &Boards, rng: &mut dyn Rng) -> Result<Game, Error> {
-    let draw = |setup: Setup, rng: &mut dyn Rng| -> Result<Option<Game>, Error> {
+/// A game on a board of `boards`, its fleet hidden uniformly; `None` if `cancel` is raised
+/// while the uniform sampler counts.
+fn hide(boards: &Boards, rng: &mut dyn Rng, cancel: &Cancel) -> Result<Option<Game>, Error> {
+    /// No layout fits, or the count was cancelled.
+    enum Drawn {
+        Game(Box<Game>),
+        None,
+        Cancelled,
+    }
+    let draw = |setup: Setup, rng: &mut dyn Rng| -> Result<Drawn, Error> {
         let empty = setup.empty().build()?;
-        let layout = match Sampler::new(empty, SamplerKind::Uniform) {
-            Ok(mut s) => s.sample(rng),
-            Err(crate::sample::SampleError::NoLayout) => None,
+        let sampler =
+            Sampler::within_or_cancelled(empty, SamplerKind::Uniform, None, Some(cancel.clone()));
+        Ok(match sampler {
+            Ok(mut s) => s
+                .sample(rng)
+                .map_or(Drawn::None, |l| Drawn::Game(Box::new(Game::new(setup, l)))),
+            Err(crate::sample::SampleError::NoLayout) => Drawn::None,
+            Err(crate::sample::SampleError::Time) if cancel.is_cancelled() => Drawn::Cancelled,
             Err(e) => return Err(e.into()),
-        };
-        Ok(layout.map(|l| Game::new(setup, l)))
+        })
     };
     match boards {
-        Boards::Fixed(setup) => draw(setup.clone(), rng)?.ok_or_else(|| {
-            Error::Request("the fleet does not fit on the board with its rocks".into())
-        }),
+        Boards::Fixed(setup) => match draw(setup.clone(), rng)? {
+            Drawn::Game(game) => Ok(Some(*game)),
+            Drawn::Cancelled => Ok(None),
+            Drawn::None => Err(Error::Request(
+                "the fleet does not fit on the board with its rocks".into(),
+            )),
+        },
         &Boards::Random { dims, rocks, ships } => {
             let shapes = catalogue();
             for _ in 0..100 {
@@ -286,8 +307,10 @@ fn hide(boards: &Boards, rng: &mut dyn Rng) -> Result<Game, Error> {
                     sinking: Sinking::Announced,
                     rocks: cells,
                 };
-                if let Some(game) = draw(setup, rng)? {
-                    return Ok(game);
+                match draw(setup, rng)? {
+                    Drawn::Game(game) => return Ok(Some(*game)),
+                    Drawn::Cancelled => return Ok(None),
+                    Drawn::None => {}
                 }
             }
             Err(Error::Request(format!(
@@ -297,25 +320,48 @@ fn hide(boards: &Boards, rng: &mut dyn Rng) -> Result<Game, Error> {
     }
 }
 
-/// Plays one game's turns, measuring before each and after the last (while ships are left).
-fn measure(run: &Accuracy, mut game: Game, rng: &mut dyn Rng) -> Result<Measured, Error> {
+/// Plays one game's turns, measuring before each and after the last (while ships are left);
+/// `None` if `cancel` is raised before the game ends.
+fn measure(
+    run: &Accuracy,
+    mut game: Game,
+    rng: &mut dyn Rng,
+    cancel: &Cancel,
+) -> Result<Option<Measured>, Error> {
     let mut out = Vec::new();
     let setup = game.setup().clone();
     for turn in 0..=run.turns {
         if game.is_over() {
             break;
         }
+        if cancel.is_cancelled() {
+            return Ok(None);
+        }
         let problem = game.record().build()?;
         let (scores, boards): (Vec<f64>, f64) = match run.estimator {
             Estimator::Exact => {
-                let h = HeatMap::compute(&problem, Engine::Auto)?;
+                let opts = CountOptions {
+                    per_cell: true,
+                    parallel: true,
+                    cancel: Some(cancel.clone()),
+                    ..CountOptions::default()
+                };
+                let h = HeatMap::compute_with(&problem, Engine::Auto, &opts)?;
+                if !h.complete {
+                    return Ok(None);
+                }
                 (
                     h.per_cell.iter().map(|&k| k as f64).collect(),
                     h.layouts as f64,
                 )
             }
             Estimator::Sampled { boards, sampler } => {
-                let (counts, drawn) = match Sampler::new(problem.clone(), sampler) {
+                let (counts, drawn) = match Sampler::within_or_cancelled(
+                    problem.clone(),
+                    sampler,
+                    None,
+                    Some(cancel.clone()),
+                ) {
                     Ok(mut s) => cell_counts(&mut s, boards, ATTEMPTS_PER_BOARD, rng),
                     Err(_) => (vec![0; setup.dims.cells()], 0),
                 };
@@ -346,5 +392,5 @@ fn measure(run: &Accuracy, mut game: Game, rng: &mut dyn Rng) -> Result<Measured
             game.fire(open[0]);
         }
     }
-    Ok(out)
+    Ok(Some(out))
 }

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::game::Setup;
-use crate::engine::Engine;
+use crate::engine::{CountOptions, Engine};
 use crate::format::ParseError;
 use crate::geom::Symmetry;
 use crate::heat::HeatMap;
@@ -136,16 +136,22 @@ impl Book {
     /// the position can be and the count took a while). `None` where the count does not
     /// finish.
     pub fn heat(&self, problem: &Problem, shots: &[Shot], engine: Engine) -> Option<HeatMap> {
-        self.heat_within(problem, shots, engine, None)
+        let opts = CountOptions {
+            per_cell: true,
+            parallel: true,
+            ..CountOptions::default()
+        };
+        self.heat_with(problem, shots, engine, &opts)
     }
 
-    /// [`Book::heat`], a count it makes cut off at `time_limit` (`None` then).
-    pub fn heat_within(
+    /// [`Book::heat`], a count it makes with `opts` (`per_cell` forced on): cut off by its
+    /// time limit or its cancel flag, `None` then.
+    pub fn heat_with(
         &self,
         problem: &Problem,
         shots: &[Shot],
         engine: Engine,
-        time_limit: Option<Duration>,
+        opts: &CountOptions,
     ) -> Option<HeatMap> {
         let d = self.setup.dims;
         let keyed = self.key(shots);
@@ -156,7 +162,7 @@ impl Book {
             return Some(HeatMap::of_counts(problem, e.layouts, per_cell, None));
         }
         let start = Instant::now();
-        let heat = HeatMap::compute_within(problem, engine, time_limit)
+        let heat = HeatMap::compute_with(problem, engine, opts)
             .ok()
             .filter(|h| h.complete)?;
         if let Some((key, g)) = keyed

@@ -15,10 +15,12 @@ use serde::Serialize;
 use super::book::Book;
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
-use super::shooter::{ShooterKind, play};
+use super::shooter::{ShooterKind, play_until};
 use super::simulate::{CHUNK, MAX_GAMES};
+use crate::engine::Cancel;
 use crate::error::Error;
 use crate::rng::stream;
+use crate::sample::SampleError;
 use crate::stats::{Z95, mean_sd};
 
 /// One side of a match.
@@ -53,8 +55,9 @@ pub struct MatchSummary {
 }
 
 /// Plays `pairs` pairs of games between `a` and `b` under `setup`, reproducibly from `seed`,
-/// calling `progress` with the pairs done. Once `stop` is raised no pair starts, and the
-/// summary is of the pairs finished (`complete` false); stopped before any, it is an error.
+/// calling `progress` with the pairs done. Once `stop` is raised no pair starts, the pairs
+/// under way are given up (their counts stop), and the summary is of the pairs finished
+/// (`complete` false); stopped before any, it is an error.
 pub fn play_match(
     setup: &Setup,
     a: Side,
@@ -72,66 +75,9 @@ pub fn play_match(
             "at most {MAX_GAMES} games in one run (each game's shots are kept)"
         )));
     }
-    let empty = empty_board(setup)?;
-    // Side a's fleet (which b shoots at) from stream 0, b's from stream 2.
-    let mut placer_a = Placer::new(&a.placer, setup, empty.clone())?;
-    let mut placer_b = Placer::new(&b.placer, setup, empty)?;
-    let book = Book::for_run(setup);
-    let mut shots: Vec<(usize, usize)> = Vec::new();
-    let done = AtomicU64::new(0);
-    // Boards are drawn a chunk at a time, so memory holds a chunk's layouts, not the run's.
-    let mut from = 0;
-    while from < pairs {
-        let to = pairs.min(from + CHUNK);
-        let mut boards = Vec::with_capacity((to - from) as usize);
-        for i in from..to {
-            let gave_up =
-                |p: &PlacerKind| Error::Request(format!("the {p} placer could not place"));
-            let la = placer_a
-                .place(&mut stream(seed, i, 0))
-                .ok_or_else(|| gave_up(&a.placer))?;
-            let lb = placer_b
-                .place(&mut stream(seed, i, 2))
-                .ok_or_else(|| gave_up(&b.placer))?;
-            boards.push((la, lb));
-        }
-        let played: Vec<Option<(usize, usize)>> = super::on_game_threads(|| {
-            boards
-                .into_par_iter()
-                .enumerate()
-                .map(|(k, (la, lb))| {
-                    if stop.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    let i = from + k as u64;
-                    let na = play(
-                        &mut Game::new(setup.clone(), lb),
-                        a.shooter,
-                        Some(&book),
-                        &mut stream(seed, i, 1),
-                    );
-                    let nb = play(
-                        &mut Game::new(setup.clone(), la),
-                        b.shooter,
-                        Some(&book),
-                        &mut stream(seed, i, 3),
-                    );
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    Some((na, nb))
-                })
-                .collect()
-        });
-        shots.extend(played.into_iter().flatten());
-        from = to;
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-    }
-    if shots.is_empty() {
-        return Err(Error::Stopped(
-            "the match was stopped before a pair of games finished".into(),
-        ));
-    }
+    let shots = super::cancelled_by(stop, |cancel| {
+        pairs_played(setup, &a, &b, pairs, seed, stop, progress, cancel)
+    })?;
     let n = shots.len() as f64;
     let scores: Vec<f64> = shots
         .iter()
@@ -153,4 +99,96 @@ pub fn play_match(
         mean_shots_a: shots.iter().map(|s| s.0).sum::<usize>() as f64 / n,
         mean_shots_b: shots.iter().map(|s| s.1).sum::<usize>() as f64 / n,
     })
+}
+
+/// The games of [`play_match`]: per pair kept, the shots of a and of b.
+#[allow(clippy::too_many_arguments)]
+fn pairs_played(
+    setup: &Setup,
+    a: &Side,
+    b: &Side,
+    pairs: u64,
+    seed: u64,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
+) -> Result<Vec<(usize, usize)>, Error> {
+    let empty = empty_board(setup)?;
+    // Side a's fleet (which b shoots at) from stream 0, b's from stream 2.
+    let placer = |kind: &PlacerKind, empty| {
+        Placer::within(kind, setup, empty, None, Some(cancel.clone())).map_err(|e| match e {
+            Error::Sample(SampleError::Time) if cancel.is_cancelled() => Error::Stopped(
+                format!(
+                    "the match was stopped before a pair of games finished (the {kind} placer was still counting the empty board)"
+                ),
+            ),
+            e => e,
+        })
+    };
+    let mut placer_a = placer(&a.placer, empty.clone())?;
+    let mut placer_b = placer(&b.placer, empty)?;
+    let book = Book::for_run(setup);
+    let mut shots: Vec<(usize, usize)> = Vec::new();
+    let done = AtomicU64::new(0);
+    // Boards are drawn a chunk at a time, so memory holds a chunk's layouts, not the run's.
+    let mut from = 0;
+    while from < pairs {
+        let to = pairs.min(from + CHUNK);
+        let mut boards = Vec::with_capacity((to - from) as usize);
+        for i in from..to {
+            // Drawing can take long too (a sequential placer on a large board).
+            if cancel.is_cancelled() {
+                break;
+            }
+            let gave_up =
+                |p: &PlacerKind| Error::Request(format!("the {p} placer could not place"));
+            let la = placer_a
+                .place(&mut stream(seed, i, 0))
+                .ok_or_else(|| gave_up(&a.placer))?;
+            let lb = placer_b
+                .place(&mut stream(seed, i, 2))
+                .ok_or_else(|| gave_up(&b.placer))?;
+            boards.push((la, lb));
+        }
+        let played: Vec<Option<(usize, usize)>> = super::on_game_threads(|| {
+            boards
+                .into_par_iter()
+                .enumerate()
+                .map(|(k, (la, lb))| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let i = from + k as u64;
+                    // A pair is kept whole or not at all: given up at a stop.
+                    let na = play_until(
+                        &mut Game::new(setup.clone(), lb),
+                        a.shooter,
+                        Some(&book),
+                        &mut stream(seed, i, 1),
+                        Some(cancel),
+                    )?;
+                    let nb = play_until(
+                        &mut Game::new(setup.clone(), la),
+                        b.shooter,
+                        Some(&book),
+                        &mut stream(seed, i, 3),
+                        Some(cancel),
+                    )?;
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    Some((na, nb))
+                })
+                .collect()
+        });
+        shots.extend(played.into_iter().flatten());
+        from = to;
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    if shots.is_empty() {
+        return Err(Error::Stopped(
+            "the match was stopped before a pair of games finished".into(),
+        ));
+    }
+    Ok(shots)
 }

@@ -57,9 +57,37 @@ pub use game::{Game, Setup};
 pub use matches::{MatchSummary, Side, play_match};
 pub use optimal::{Expected, Optimal};
 pub use placer::{Placer, PlacerKind, empty_board};
-pub use shooter::{DENSITY_WEIGHT, Shooter, ShooterKind, play};
+pub use shooter::{DENSITY_WEIGHT, Shooter, ShooterKind, play, play_until};
+
+use crate::engine::Cancel;
 pub use simulate::{Played, Simulation, Summary, simulate, simulate_each};
 pub use versus::{Versus, Winner};
+
+/// Runs `f` with a [`Cancel`] raised as soon as `stop` is (a thread looks every 10 ms, and
+/// ends with `f`): a run that is stopped then stops the counts of the games under way, whose
+/// shooters give up those games, instead of playing them to the end.
+pub(crate) fn cancelled_by<R>(
+    stop: &std::sync::atomic::AtomicBool,
+    f: impl FnOnce(&Cancel) -> R,
+) -> R {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let cancel = Cancel::new();
+    let over = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !over.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) {
+                    cancel.cancel();
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        });
+        let r = f(&cancel);
+        over.store(true, Ordering::Relaxed);
+        r
+    })
+}
 
 /// Runs `f`, which plays games in parallel, on a pool of its own, made for this run and as
 /// many threads wide as the pool it is called from (rayon's global one, or the caller's). The

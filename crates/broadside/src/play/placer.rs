@@ -211,23 +211,28 @@ impl Placer {
     /// [`empty_board`]); an error when the fleet does not fit, or a layout file cannot be
     /// read or holds a layout the rules forbid.
     pub fn new(kind: &PlacerKind, setup: &Setup, empty: Arc<Problem>) -> Result<Placer, Error> {
-        Placer::within(kind, setup, empty, None)
+        Placer::within(kind, setup, empty, None, None)
     }
 
-    /// [`Placer::new`], prepared within `time_limit` (the exact count behind the uniform
-    /// placer is what can take long: a sampler error past it).
+    /// [`Placer::new`], prepared within `time_limit` and until `cancel` is raised (the exact
+    /// count behind the uniform placer is what can take long: a sampler error past either).
+    /// The time limit also bounds the drawing; the cancel flag only the preparing.
     pub fn within(
         kind: &PlacerKind,
         setup: &Setup,
         empty: Arc<Problem>,
         time_limit: Option<std::time::Duration>,
+        cancel: Option<crate::Cancel>,
     ) -> Result<Placer, Error> {
         let sampler = match kind {
-            PlacerKind::Uniform | PlacerKind::Adversarial { .. } => Some(Sampler::within(
-                empty.clone(),
-                SamplerKind::Uniform,
-                time_limit,
-            )?),
+            PlacerKind::Uniform | PlacerKind::Adversarial { .. } => {
+                Some(Sampler::within_or_cancelled(
+                    empty.clone(),
+                    SamplerKind::Uniform,
+                    time_limit,
+                    cancel,
+                )?)
+            }
             _ => None,
         };
         let layouts = match kind {

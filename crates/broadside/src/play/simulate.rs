@@ -16,7 +16,8 @@ use serde::Serialize;
 use super::book::Book;
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
-use super::shooter::{ShooterKind, play};
+use super::shooter::{ShooterKind, play_until};
+use crate::engine::Cancel;
 use crate::error::Error;
 use crate::problem::ProblemSpec;
 use crate::rng::stream;
@@ -107,9 +108,10 @@ pub const MAX_GAMES: u64 = 100_000_000;
 /// it and every game before it are done (so a file written from `each` holds whole games, in
 /// order, from the start of the run); `progress` is called with the games done so far.
 ///
-/// The run stops early when `stop` is set (by a signal handler, say) or `each` returns false
-/// (a write that failed): games under way finish, and the summary is that of the games handed
-/// to `each`, with [`Summary::complete`] false.
+/// The run stops early when `stop` is set (by a signal handler or a time limit, say) or `each`
+/// returns false (a write that failed): the games under way are given up (their counts stop),
+/// and the summary is that of the games handed to `each`, with [`Summary::complete`] false. A
+/// stop while the uniform placer is still counting its empty board is [`Error::Stopped`].
 pub fn simulate_each(
     sim: &Simulation,
     progress: &(dyn Fn(u64) + Sync),
@@ -132,7 +134,18 @@ pub fn simulate_each(
             MAX_GAMES + 1
         )));
     }
-    let mut placer = placer_for(sim)?;
+    super::cancelled_by(stop, |cancel| play_games(sim, progress, stop, each, cancel))
+}
+
+/// The games of [`simulate_each`], whose counts stop once `cancel` is raised.
+fn play_games(
+    sim: &Simulation,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &AtomicBool,
+    each: &mut dyn FnMut(Played) -> bool,
+    cancel: &Cancel,
+) -> Result<Summary, Error> {
+    let mut placer = placer_for(sim, cancel)?;
     let end = sim
         .first
         .checked_add(sim.games)
@@ -166,7 +179,15 @@ pub fn simulate_each(
     let mut from = sim.first;
     while from < end && !stop.load(Ordering::Relaxed) {
         let to = end.min(from + CHUNK);
-        let layouts = (from..to).map(&mut place).collect::<Result<Vec<_>, _>>()?;
+        // Drawing a chunk's layouts can take long too (a sequential placer on a large board):
+        // a stop is heard between layouts.
+        let mut layouts = Vec::new();
+        for i in from..to {
+            if cancel.is_cancelled() {
+                break;
+            }
+            layouts.push(place(i)?);
+        }
         let (sender, received) = std::sync::mpsc::channel::<(u64, Played)>();
         std::thread::scope(|scope| {
             scope.spawn(|| {
@@ -178,7 +199,10 @@ pub fn simulate_each(
                             if stop.load(Ordering::Relaxed) {
                                 return;
                             }
-                            let played = play_one(sim, &book, layout, i);
+                            // A game given up at a stop is not handed on.
+                            let Some(played) = play_one(sim, &book, layout, i, cancel) else {
+                                return;
+                            };
                             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                             let _ = sender.send((i, played));
                         },
@@ -213,7 +237,7 @@ static LAST_PLACER: std::sync::Mutex<Option<Placer>> = std::sync::Mutex::new(Non
 
 /// A new placer for `sim`: one made afresh, or a fresh copy of the last one when it was for
 /// the same setup and kind (the same layouts either way).
-fn placer_for(sim: &Simulation) -> Result<Placer, Error> {
+fn placer_for(sim: &Simulation, cancel: &Cancel) -> Result<Placer, Error> {
     let cacheable = !matches!(sim.placer, PlacerKind::File(_));
     if cacheable {
         let last = LAST_PLACER.lock().unwrap_or_else(|e| e.into_inner());
@@ -222,7 +246,12 @@ fn placer_for(sim: &Simulation) -> Result<Placer, Error> {
         }
     }
     let empty = empty_board(&sim.setup)?;
-    let placer = Placer::new(&sim.placer, &sim.setup, empty).map_err(|e| match e {
+    let placer = Placer::within(&sim.placer, &sim.setup, empty, None, Some(cancel.clone()));
+    let placer = placer.map_err(|e| match e {
+        Error::Sample(SampleError::Time) if cancel.is_cancelled() => Error::Stopped(format!(
+            "the run was stopped before any game finished (the {} placer was still counting the empty board)",
+            sim.placer
+        )),
         Error::Sample(SampleError::NoLayout) => Error::Request(format!(
             "the fleet {} does not fit on a {} board under the {} rule",
             sim.setup.fleet.describe(),
@@ -237,21 +266,28 @@ fn placer_for(sim: &Simulation) -> Result<Placer, Error> {
     Ok(placer)
 }
 
-/// Game `i` of `sim` played on `layout`.
-fn play_one(sim: &Simulation, book: &Arc<Book>, layout: crate::layout::Layout, i: u64) -> Played {
+/// Game `i` of `sim` played on `layout`; `None` if `cancel` is raised before it ends.
+fn play_one(
+    sim: &Simulation,
+    book: &Arc<Book>,
+    layout: crate::layout::Layout,
+    i: u64,
+    cancel: &Cancel,
+) -> Option<Played> {
     let mut game = Game::new(sim.setup.clone(), layout);
-    let shots = play(
+    let shots = play_until(
         &mut game,
         sim.shooter,
         Some(book),
         &mut stream(sim.seed, i, 1),
-    );
+        Some(cancel),
+    )?;
     let mut record = game.record_with_layout();
     record.meta = crate::problem::Meta {
         name: Some(format!("game-{}", i + 1)),
         source: Some(sim.source()),
     };
-    Played { shots, record }
+    Some(Played { shots, record })
 }
 
 impl Simulation {

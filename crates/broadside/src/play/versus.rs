@@ -84,7 +84,7 @@ impl Versus {
     ) -> Result<Versus, Error> {
         let empty = empty_board(setup)?;
         let place = |kind: &PlacerKind, k: u64| {
-            Placer::within(kind, setup, empty.clone(), time_limit)?
+            Placer::within(kind, setup, empty.clone(), time_limit, None)?
                 .place(&mut stream(seed, 0, k))
                 .ok_or_else(|| {
                     Error::Request(format!("the {kind} placer could not place the fleet"))

@@ -173,6 +173,17 @@ impl Sampler {
         kind: SamplerKind,
         time_limit: Option<std::time::Duration>,
     ) -> Result<Sampler, SampleError> {
+        Sampler::within_or_cancelled(problem, kind, time_limit, None)
+    }
+
+    /// [`Sampler::within`], whose exact count also stops once `cancel` is raised
+    /// ([`SampleError::Time`] then).
+    pub fn within_or_cancelled(
+        problem: impl Into<Arc<Problem>>,
+        kind: SamplerKind,
+        time_limit: Option<std::time::Duration>,
+        cancel: Option<crate::Cancel>,
+    ) -> Result<Sampler, SampleError> {
         let problem = problem.into();
         if kind != SamplerKind::Uniform {
             return Ok(Sampler::with(problem, kind, Inner::Draws, time_limit));
@@ -181,6 +192,7 @@ impl Sampler {
         let opts = crate::CountOptions {
             parallel: true,
             time_limit,
+            cancel,
             ..crate::CountOptions::default()
         };
         let r = crate::Engine::Auto.count(&problem, &opts)?;

@@ -8,7 +8,7 @@ use rand::Rng;
 
 use super::hunt::{Hunt, HuntTarget};
 use super::{Shooter, any, open, shuffle};
-use crate::engine::Engine;
+use crate::engine::{Cancel, CountOptions, Engine};
 use crate::heat::HeatMap;
 use crate::observe::{Shot, ShotResult};
 use crate::play::book::Book;
@@ -25,26 +25,44 @@ pub(super) fn position(setup: &Setup, shots: &[Shot]) -> Option<Problem> {
 
 /// Where a shooter's exact heat maps come from: counted, or looked up in the book it was
 /// given when the book is for the game's rules (the games of a run share one); a count is cut
-/// off at the time limit when there is one (the shooter then fires as if it had no map).
+/// off at the time limit when there is one, and stopped once the cancel flag is raised (the
+/// shooter then fires as if it had no map).
 #[derive(Clone, Default)]
 pub(super) struct Exact {
     book: Option<Arc<Book>>,
     time_limit: Option<Duration>,
+    cancel: Option<Cancel>,
 }
 
 impl Exact {
-    pub(super) fn new(book: Option<Arc<Book>>, time_limit: Option<Duration>) -> Exact {
-        Exact { book, time_limit }
+    pub(super) fn new(
+        book: Option<Arc<Book>>,
+        time_limit: Option<Duration>,
+        cancel: Option<Cancel>,
+    ) -> Exact {
+        Exact {
+            book,
+            time_limit,
+            cancel,
+        }
     }
 
     /// The exact heat map after `shots`; `None` where no engine could finish.
     fn heat(&self, setup: &Setup, shots: &[Shot]) -> Option<HeatMap> {
+        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return None;
+        }
         let p = position(setup, shots)?;
+        let opts = CountOptions {
+            per_cell: true,
+            parallel: true,
+            time_limit: self.time_limit,
+            cancel: self.cancel.clone(),
+            ..CountOptions::default()
+        };
         match &self.book {
-            Some(book) if book.setup() == setup => {
-                book.heat_within(&p, shots, Engine::Auto, self.time_limit)
-            }
-            _ => HeatMap::compute_within(&p, Engine::Auto, self.time_limit)
+            Some(book) if book.setup() == setup => book.heat_with(&p, shots, Engine::Auto, &opts),
+            _ => HeatMap::compute_with(&p, Engine::Auto, &opts)
                 .ok()
                 .filter(|h| h.complete),
         }

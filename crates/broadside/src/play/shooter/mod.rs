@@ -42,6 +42,7 @@ use std::sync::Arc;
 use super::book::Book;
 use super::game::{Game, Setup};
 use crate::choice::UnknownChoice;
+use crate::engine::Cancel;
 use crate::observe::Shot;
 use crate::sample::SamplerKind;
 
@@ -342,7 +343,18 @@ impl ShooterKind {
         book: Option<Arc<Book>>,
         time_limit: Option<std::time::Duration>,
     ) -> Box<dyn Shooter> {
-        let exact = Exact::new(book, time_limit);
+        self.shooter_with(book, time_limit, None)
+    }
+
+    /// [`ShooterKind::shooter_within`], whose exact counts also stop once `cancel` is raised
+    /// (the shooter then fires as without a map; [`play_until`] gives the game up).
+    pub fn shooter_with(
+        self,
+        book: Option<Arc<Book>>,
+        time_limit: Option<std::time::Duration>,
+        cancel: Option<Cancel>,
+    ) -> Box<dyn Shooter> {
+        let exact = Exact::new(book, time_limit, cancel);
         match self {
             ShooterKind::Random => Box::new(Random { order: Vec::new() }),
             ShooterKind::HuntTarget => Box::new(HuntTarget::new(Hunt::Any)),
@@ -380,17 +392,33 @@ pub fn play(
     book: Option<&Arc<Book>>,
     rng: &mut dyn Rng,
 ) -> usize {
-    let mut s = shooter.shooter(book.cloned());
+    play_until(game, shooter, book, rng, None).expect("a game with no cancel is played out")
+}
+
+/// [`play`], given up (`None`) once `cancel` is raised: the count under way stops, and no
+/// shot is fired after it.
+pub fn play_until(
+    game: &mut Game,
+    shooter: ShooterKind,
+    book: Option<&Arc<Book>>,
+    rng: &mut dyn Rng,
+    cancel: Option<&Cancel>,
+) -> Option<usize> {
+    let mut s = shooter.shooter_with(book.cloned(), None, cancel.cloned());
     let cells = game.setup().dims.cells();
+    let cancelled = || cancel.is_some_and(Cancel::is_cancelled);
     // Every shooter picks a cell not fired at, so a game ends within the board's cells.
     for _ in 0..cells {
         if game.is_over() {
             break;
         }
         let cell = s.choose(game.setup(), game.shots(), rng);
+        if cancelled() {
+            return None;
+        }
         game.fire(cell);
     }
-    game.shots().len()
+    Some(game.shots().len())
 }
 
 /// A cell chosen uniformly among `cells`.
