@@ -72,6 +72,8 @@ fn served(shooter: ShooterKind) -> Result<(), String> {
         ShooterKind::Mcts { iterations } => iterations,
         ShooterKind::Sampled { boards, .. } => boards,
         ShooterKind::Endgame { layouts } | ShooterKind::Rollout { layouts } => layouts,
+        // Each layout is a game per candidate.
+        ShooterKind::Pilot { samples } => samples.saturating_mul(10),
         ShooterKind::Lookahead { plies, .. } if plies > 2 => {
             return Err("the server looks ahead at most 2 plies".into());
         }

@@ -28,34 +28,55 @@ use crate::rules::Rules;
 ///
 /// While hunting, each position of a ship type counts `1 / length^small` (0: all alike, the
 /// public engine's rule).
-#[derive(Default)]
+///
+/// The state is kept in flat arrays (positions numbered across types) and cloned cheaply, so
+/// that a rollout can copy a game's density and play on from it.
+#[derive(Clone, Default)]
 pub(super) struct Density {
     weight: u32,
     small: u32,
     marks: Marks,
     tables: Option<Arc<Tables>>,
-    /// Per type, whether each position is still allowed.
-    alive: Vec<Vec<bool>>,
-    /// Per type, per cell: allowed positions covering it.
-    cover: Vec<Vec<u64>>,
+    /// Per position (numbered across types), whether it is still allowed.
+    alive: Vec<bool>,
+    /// Per type and cell (`ty * cells + c`): allowed positions covering it.
+    cover: Vec<u64>,
     /// The marks the positions were last brought up to date with.
     known: Vec<Mark>,
-    /// Per type, per position: the last weighting that counted it (each counts it once).
-    stamp: Vec<Vec<usize>>,
+    /// Per position: the last weighting that counted it (each counts it once).
+    stamp: Vec<u32>,
     /// Weightings so far.
-    round: usize,
+    round: u32,
+    /// Scratch: the marks of the current choice, and the weights.
+    m: Vec<Mark>,
+    w: Vec<f64>,
+    terms: Vec<f64>,
+    /// Per cell, its hunting weight as last worked out (whether or not it is open), and
+    /// whether its counts have changed since; all have after a sinking.
+    sums: Vec<f64>,
+    dirty: Vec<bool>,
+    all_dirty: bool,
+    /// Ships afloat per type, after the first `afloat_seen` shots.
+    afloat: Vec<u64>,
+    afloat_seen: usize,
 }
 
 /// What density knows of a setup before the first shot.
 struct Tables {
     dims: Dims,
     fleet: Fleet,
-    /// Per type, every position's cells.
-    places: Vec<Vec<Vec<usize>>>,
-    /// Per cell, the (type, position) pairs covering it.
-    through: Vec<Vec<(usize, usize)>>,
-    /// Per type, per cell: the positions covering it.
-    cover: Vec<Vec<u64>>,
+    /// Per position: its type, and where its cells start in `cells` (the next one's start
+    /// ends them).
+    ty: Vec<u16>,
+    start: Vec<u32>,
+    cells: Vec<u16>,
+    /// Per cell, where its positions start in `through` (ascending by type, then position).
+    through_start: Vec<u32>,
+    through: Vec<u32>,
+    /// Per type and cell (`ty * cells + c`): the positions covering it.
+    cover: Vec<u64>,
+    /// The most positions of one type covering one cell.
+    most: usize,
 }
 
 thread_local! {
@@ -66,29 +87,54 @@ thread_local! {
 impl Tables {
     fn new(setup: &Setup) -> Tables {
         let d = setup.dims;
-        let places: Vec<Vec<Vec<usize>>> = setup
-            .fleet
-            .types()
-            .iter()
-            .map(|t| crate::placement::Placement::cells_all(d, &t.shape).collect())
-            .collect();
-        let mut through = vec![Vec::new(); d.cells()];
-        let mut cover = vec![vec![0; d.cells()]; places.len()];
-        for (ty, places) in places.iter().enumerate() {
-            for (i, cells) in places.iter().enumerate() {
-                for &c in cells {
-                    through[c].push((ty, i));
-                    cover[ty][c] += 1;
+        let n = d.cells();
+        let mut ty = Vec::new();
+        let mut start = vec![0u32];
+        let mut cells = Vec::new();
+        let mut through: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let types = setup.fleet.types();
+        let mut cover = vec![0; types.len() * n];
+        for (t, kind) in types.iter().enumerate() {
+            for place in crate::placement::Placement::cells_all(d, &kind.shape) {
+                let p = ty.len() as u32;
+                ty.push(t as u16);
+                for &c in &place {
+                    cells.push(c as u16);
+                    through[c].push(p);
+                    cover[t * n + c] += 1;
                 }
+                start.push(cells.len() as u32);
             }
         }
+        let mut through_start = vec![0u32];
+        let mut flat = Vec::new();
+        for t in through {
+            flat.extend(t);
+            through_start.push(flat.len() as u32);
+        }
         Tables {
+            most: cover.iter().copied().max().unwrap_or(0) as usize,
             dims: d,
             fleet: setup.fleet.clone(),
-            places,
-            through,
+            ty,
+            start,
+            cells,
+            through_start,
+            through: flat,
             cover,
         }
+    }
+
+    /// The cells of position `p`.
+    #[inline]
+    fn place(&self, p: usize) -> &[u16] {
+        &self.cells[self.start[p] as usize..self.start[p + 1] as usize]
+    }
+
+    /// The positions covering cell `c`.
+    #[inline]
+    fn through(&self, c: usize) -> &[u32] {
+        &self.through[self.through_start[c] as usize..self.through_start[c + 1] as usize]
     }
 
     /// The tables of `setup`, built once per thread and setup.
@@ -142,29 +188,36 @@ impl Density {
 
     fn prepare(&mut self, setup: &Setup) {
         let tables = Tables::of(setup);
-        self.alive = tables.places.iter().map(|p| vec![true; p.len()]).collect();
-        self.stamp = tables
-            .places
-            .iter()
-            .map(|p| vec![usize::MAX; p.len()])
-            .collect();
+        self.alive = vec![true; tables.ty.len()];
+        self.stamp = vec![u32::MAX; tables.ty.len()];
+        self.round = 0;
         self.cover = tables.cover.clone();
         self.known = vec![Mark::Open; setup.dims.cells()];
         self.tables = Some(tables);
+        self.sums = vec![0.0; setup.dims.cells()];
+        self.dirty = vec![false; setup.dims.cells()];
+        self.all_dirty = true;
+        self.afloat = setup.fleet.types().iter().map(|t| t.count as u64).collect();
+        self.afloat_seen = 0;
     }
 
     /// Takes out the positions through cells that have turned to a miss or a sunk ship.
-    fn refresh(&mut self, m: &[Mark]) {
+    fn refresh(&mut self) {
         let Some(t) = self.tables.clone() else {
             return;
         };
-        for (c, &mark) in m.iter().enumerate() {
+        let n = self.known.len();
+        for c in 0..n {
+            let mark = self.m[c];
             let gone = matches!(mark, Mark::Miss | Mark::Sunk);
             if gone && !matches!(self.known[c], Mark::Miss | Mark::Sunk) {
-                for &(ty, i) in &t.through[c] {
-                    if std::mem::replace(&mut self.alive[ty][i], false) {
-                        for &x in &t.places[ty][i] {
-                            self.cover[ty][x] -= 1;
+                for &p in t.through(c) {
+                    let p = p as usize;
+                    if std::mem::replace(&mut self.alive[p], false) {
+                        let base = t.ty[p] as usize * n;
+                        for &x in t.place(p) {
+                            self.cover[base + x as usize] -= 1;
+                            self.dirty[x as usize] = true;
                         }
                     }
                 }
@@ -172,20 +225,31 @@ impl Density {
             self.known[c] = mark;
         }
     }
+
+    /// What each cell was known to be at the last choice (under no-touch, with the water
+    /// around ships): with the shots fired and the ships sunk, all that the next choices
+    /// depend on.
+    pub(super) fn known(&self) -> &[Mark] {
+        &self.known
+    }
 }
 
 impl Shooter for Density {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
-        let weight = self.scores(setup, shots);
+        self.weigh(setup, shots);
+        let weight = &self.w;
         let top = weight.iter().copied().fold(0.0, f64::max);
         if top <= 0.0 {
             return any(&open(setup, shots), rng);
         }
-        let mut best = (0..weight.len()).filter(|&c| weight[c] == top);
         if self.weight == 0 {
-            any(&best.collect::<Vec<_>>(), rng)
+            let best: Vec<usize> = (0..weight.len()).filter(|&c| weight[c] == top).collect();
+            any(&best, rng)
         } else {
-            best.next().expect("the top is met")
+            weight
+                .iter()
+                .position(|&w| w == top)
+                .expect("the top is met")
         }
     }
 }
@@ -195,102 +259,153 @@ impl Density {
     /// heaviest cell: for `density:W` the first in reading order (the public engine's rule,
     /// so a game of it is fixed by its layout), for the Habr article's rule any at random.
     pub(super) fn scores(&mut self, setup: &Setup, shots: &[Shot]) -> Vec<f64> {
-        let m = self.sync(setup, shots);
-        // Ships afloat per type: the fleet less the sinkings reported.
-        let mut afloat: Vec<u64> = setup.fleet.types().iter().map(|t| t.count as u64).collect();
-        for s in shots {
-            if let ShotResult::Sunk { ty, .. } = s.result {
-                afloat[ty] = afloat[ty].saturating_sub(1);
-            }
-        }
-        if self.weight == 0 {
-            self.linear(setup, &m, &afloat)
-        } else {
-            self.weighted(setup, &m, &afloat)
-        }
+        self.weigh(setup, shots);
+        self.w.clone()
     }
 
-    /// The marks after `shots`, the positions brought up to date with them (from scratch
-    /// when the shots are not a continuation of those seen last).
-    fn sync(&mut self, setup: &Setup, shots: &[Shot]) -> Vec<Mark> {
+    /// Puts the weights after `shots` in `self.w`.
+    fn weigh(&mut self, setup: &Setup, shots: &[Shot]) {
+        self.sync(setup, shots);
+        // Ships afloat per type: the fleet less the sinkings reported.
+        for s in &shots[self.afloat_seen..] {
+            if let ShotResult::Sunk { ty, .. } = s.result {
+                self.afloat[ty] = self.afloat[ty].saturating_sub(1);
+                self.all_dirty = true;
+            }
+        }
+        self.afloat_seen = shots.len();
+        let afloat = std::mem::take(&mut self.afloat);
+        if self.weight == 0 {
+            self.linear(setup, &afloat);
+        } else {
+            self.weighted(setup, &afloat);
+        }
+        self.afloat = afloat;
+    }
+
+    /// The marks after `shots` in `self.m`, the positions brought up to date with them (from
+    /// scratch when the shots are not a continuation of those seen last).
+    fn sync(&mut self, setup: &Setup, shots: &[Shot]) {
         if self.tables.is_none() || shots.len() < self.marks.seen {
             self.prepare(setup);
         }
-        let mut m = self.marks.update(setup, shots).to_vec();
+        let marks = self.marks.update(setup, shots);
+        self.m.clear();
+        self.m.extend_from_slice(marks);
         if setup.rules == Rules::NoTouch {
-            water_around_ships(setup, &mut m);
+            water_around_ships(setup, &mut self.m);
         }
-        self.refresh(&m);
-        m
+        self.refresh();
     }
 
     /// Each open cell's count of allowed positions of the afloat ships covering it, each
-    /// divided by its ship's length to the power `small`.
-    fn hunting(&self, setup: &Setup, m: &[Mark], afloat: &[u64]) -> Vec<f64> {
-        let mut weight = vec![0.0; setup.dims.cells()];
-        for (ty, cover) in self.cover.iter().enumerate() {
-            if afloat[ty] == 0 {
+    /// divided by its ship's length to the power `small`, in `self.w`.
+    fn hunting(&mut self, setup: &Setup, afloat: &[u64]) {
+        let n = setup.dims.cells();
+        let t = self.tables.clone().expect("prepared");
+        // The terms by type and count, worked out once: the same quotients as per cell.
+        let row = t.most + 1;
+        self.terms.clear();
+        for (ty, &a) in afloat.iter().enumerate() {
+            let per = (setup.fleet.types()[ty].shape.size() as f64).powi(self.small as i32);
+            self.terms
+                .extend((0..row as u64).map(|k| (a * k) as f64 / per));
+        }
+        // A cell's weight is worked out again only when its counts or the fleet afloat have
+        // changed, the types' terms added in the same order from zero: the same sum.
+        let all = std::mem::replace(&mut self.all_dirty, false);
+        for c in 0..n {
+            if !(all || std::mem::replace(&mut self.dirty[c], false)) {
                 continue;
             }
-            let per = (setup.fleet.types()[ty].shape.size() as f64).powi(self.small as i32);
-            for c in (0..weight.len()).filter(|&c| m[c] == Mark::Open) {
-                weight[c] += (afloat[ty] * cover[c]) as f64 / per;
+            let mut sum = 0.0;
+            for (ty, &a) in afloat.iter().enumerate() {
+                if a != 0 {
+                    sum += self.terms[ty * row + self.cover[ty * n + c] as usize];
+                }
             }
+            self.sums[c] = sum;
         }
-        weight
+        if all {
+            self.dirty.iter_mut().for_each(|d| *d = false);
+        }
+        self.w.clear();
+        self.w.extend(
+            self.sums
+                .iter()
+                .zip(&self.m)
+                .map(|(&s, &m)| if m == Mark::Open { s } else { 0.0 }),
+        );
     }
 
     /// The Habr article's finishing: only positions through wounded cells, weighted by how
     /// many they cover (each is met once per wounded cell it covers); where none fits (a
     /// sinking taken for the wrong cells), hunting over every allowed position.
-    fn linear(&self, setup: &Setup, m: &[Mark], afloat: &[u64]) -> Vec<f64> {
-        let t = self.tables.as_ref().expect("prepared");
-        let mut weight = vec![0.0; setup.dims.cells()];
-        for c in (0..weight.len()).filter(|&c| m[c] == Mark::Wounded) {
-            for &(ty, i) in &t.through[c] {
-                if afloat[ty] == 0 || !self.alive[ty][i] {
+    fn linear(&mut self, setup: &Setup, afloat: &[u64]) {
+        let t = self.tables.clone().expect("prepared");
+        let n = setup.dims.cells();
+        self.w.clear();
+        self.w.resize(n, 0.0);
+        for c in 0..n {
+            if self.m[c] != Mark::Wounded {
+                continue;
+            }
+            for &p in t.through(c) {
+                let p = p as usize;
+                let ty = t.ty[p] as usize;
+                if afloat[ty] == 0 || !self.alive[p] {
                     continue;
                 }
-                for &x in &t.places[ty][i] {
-                    if m[x] == Mark::Open {
-                        weight[x] += afloat[ty] as f64;
+                for &x in t.place(p) {
+                    if self.m[x as usize] == Mark::Open {
+                        self.w[x as usize] += afloat[ty] as f64;
                     }
                 }
             }
         }
-        if weight.iter().all(|&w| w == 0.0) {
-            return self.hunting(setup, m, afloat);
+        if self.w.iter().all(|&w| w == 0.0) {
+            self.hunting(setup, afloat);
         }
-        weight
     }
 
     /// Every allowed position of an afloat ship adds `weight^k` to each open cell it covers,
     /// `k` the wounded cells it covers: the hunting counts, plus `weight^k - 1` for each
     /// position through a wounded cell (weighted once, however many it covers).
-    fn weighted(&mut self, setup: &Setup, m: &[Mark], afloat: &[u64]) -> Vec<f64> {
-        self.round += 1;
+    fn weighted(&mut self, setup: &Setup, afloat: &[u64]) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == u32::MAX {
+            self.stamp.iter_mut().for_each(|s| *s = u32::MAX);
+            self.round = 0;
+        }
         let now = self.round;
         let t = self.tables.clone().expect("prepared");
-        let mut weight = self.hunting(setup, m, afloat);
+        self.hunting(setup, afloat);
         let w = f64::from(self.weight);
-        for c in (0..weight.len()).filter(|&c| m[c] == Mark::Wounded) {
-            for &(ty, i) in &t.through[c] {
+        for c in 0..self.m.len() {
+            if self.m[c] != Mark::Wounded {
+                continue;
+            }
+            for &p in t.through(c) {
+                let p = p as usize;
+                let ty = t.ty[p] as usize;
                 if afloat[ty] == 0
-                    || !self.alive[ty][i]
-                    || std::mem::replace(&mut self.stamp[ty][i], now) == now
+                    || !self.alive[p]
+                    || std::mem::replace(&mut self.stamp[p], now) == now
                 {
                     continue;
                 }
-                let cells = &t.places[ty][i];
-                let k = cells.iter().filter(|&&x| m[x] == Mark::Wounded).count();
+                let cells = t.place(p);
+                let k = cells
+                    .iter()
+                    .filter(|&&x| self.m[x as usize] == Mark::Wounded)
+                    .count();
                 let extra = afloat[ty] as f64 * (w.powi(k as i32) - 1.0);
                 for &x in cells {
-                    if m[x] == Mark::Open {
-                        weight[x] += extra;
+                    if self.m[x as usize] == Mark::Open {
+                        self.w[x as usize] += extra;
                     }
                 }
             }
         }
-        weight
     }
 }

@@ -47,6 +47,11 @@ impl Exact {
         }
     }
 
+    /// The time limit of a count, and the flag that stops it.
+    pub(super) fn limits(&self) -> (Option<Duration>, Option<Cancel>) {
+        (self.time_limit, self.cancel.clone())
+    }
+
     /// The exact heat map after `shots`; `None` where no engine could finish.
     fn heat(&self, setup: &Setup, shots: &[Shot]) -> Option<HeatMap> {
         if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {

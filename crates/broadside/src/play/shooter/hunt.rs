@@ -88,7 +88,7 @@ pub(super) enum Mark {
 /// A ship reported sunk without its cells (announced) is taken to be the line of wounded
 /// cells through the sinking shot, as long as the ship, that the shot ends; when no such line
 /// is seen its cells stay wounded. Under [`Sinking::None`] nothing is ever known to be sunk.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Marks {
     m: Vec<Mark>,
     pub(super) seen: usize,

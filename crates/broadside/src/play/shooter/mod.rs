@@ -31,6 +31,9 @@
 //! - [`ShooterKind::Rollout`]: greedy until few layouts are consistent, then the rollout of
 //!   greedy on them: the cell after which greedy needs the fewest expected shots, computed
 //!   exactly (never worse than greedy in expectation, see [`crate::play::Optimal`]).
+//! - [`ShooterKind::Pilot`]: `density:50.1` improved by paired Monte Carlo rollouts of itself
+//!   on exactly uniform layouts, once a ship is wounded or sunk (the strongest shooter on the
+//!   standard game; see `pilot.rs`).
 //! - [`ShooterKind::Mcts`]: Kancko's Monte Carlo tree search (UCT) over layouts drawn uniformly
 //!   from those consistent with the shots.
 
@@ -55,6 +58,8 @@ use density::Density;
 use exact::{Endgame, Exact, Finish, Greedy, Lookahead, MinPossible, Sampled};
 use hunt::{Hunt, HuntTarget};
 use mcts::Mcts;
+mod pilot;
+use pilot::Pilot;
 
 /// Picks the next cell to fire at.
 pub trait Shooter: Send {
@@ -130,6 +135,13 @@ pub enum ShooterKind {
         /// The most consistent layouts at which the rollout takes over.
         layouts: u64,
     },
+    /// `density:50.1`, improved at each shot after the first sinking or with a ship wounded
+    /// by paired rollouts of itself on up to `samples` exactly uniform layouts
+    /// (`pilot:N`; see the module `pilot`).
+    Pilot {
+        /// Layouts per shot, at most.
+        samples: u64,
+    },
     /// UCT with `iterations` playouts per shot (`mcts:N`).
     Mcts {
         /// Playouts per shot.
@@ -154,6 +166,7 @@ const SHOOTER_WORDS: &[&str] = &[
     "lookahead:D",
     "endgame:N",
     "rollout:N",
+    "pilot:N",
     "mcts:N",
 ];
 
@@ -252,6 +265,13 @@ impl std::str::FromStr for ShooterKind {
                 )
                 .and_then(|n| at_most_listed(n, s, "rollout:N"))?,
             },
+            ("pilot", p) => ShooterKind::Pilot {
+                samples: number(
+                    p.unwrap_or(""),
+                    "pilot:N, N layouts a shot at most for the rollouts of density:50.1 (e.g. pilot:1600)",
+                )
+                .and_then(|n| at_most_listed(n, s, "pilot:N"))?,
+            },
             ("mcts", p) => ShooterKind::Mcts {
                 iterations: number(
                     p.unwrap_or(""),
@@ -316,6 +336,7 @@ impl std::fmt::Display for ShooterKind {
             }
             ShooterKind::Endgame { layouts } => write!(f, "endgame:{layouts}"),
             ShooterKind::Rollout { layouts } => write!(f, "rollout:{layouts}"),
+            ShooterKind::Pilot { samples } => write!(f, "pilot:{samples}"),
             ShooterKind::Mcts { iterations } => write!(f, "mcts:{iterations}"),
         }
     }
@@ -379,6 +400,7 @@ impl ShooterKind {
             ShooterKind::Rollout { layouts } => {
                 Box::new(Endgame::new(exact, layouts, Finish::Rollout))
             }
+            ShooterKind::Pilot { samples } => Box::new(Pilot::new(samples, exact)),
             ShooterKind::Mcts { iterations } => Box::new(Mcts { exact, iterations }),
         }
     }

@@ -1,0 +1,439 @@
+//! The pilot shooter: `density:50.1` improved by paired rollouts of itself.
+//!
+//! At each shot where the choice can matter (some ship is wounded, or at least one ship has
+//! been sunk), the shooter takes `density:50.1`'s choice and the next [`CANDIDATES`] heaviest
+//! cells of its matrix, and asks of each: if I fire here and then play `density:50.1` to the
+//! end, how many shots does the whole game take? The answer is averaged over layouts drawn
+//! exactly uniformly from those consistent with the shots, the same layouts for every
+//! candidate (so their differences are paired: a layout where two candidates' games run the
+//! same way costs nothing in noise). This is the rollout, or pilot method, of
+//! `density:50.1`: by the performance difference lemma, a policy that at each shot takes an
+//! action of lower expected cost under the base policy than the base's own action is at
+//! least as good as the base, and better by the sum of those advantages along its games.
+//!
+//! The estimate is a race: every [`BATCH`] layouts from [`FIRST_LOOK`] on, a candidate whose
+//! mean difference against the base's choice lies more than [`DROP_Z`] standard errors above
+//! zero is dropped, and the race ends when none is left or `samples` layouts are drawn. The
+//! shooter then leaves the base's choice only for a candidate whose mean difference lies more
+//! than [`MOVE_Z`] standard errors below zero (the one with the lowest such bound). Where at
+//! most `samples` layouts are left, they are listed and every candidate's mean is exact.
+//!
+//! Drawing is exact and cheap: a uniform sampler is prepared (the DP's tables, or a list of
+//! the layouts) at one position and kept while the shots go on; a layout it draws that the
+//! later shots contradict is rejected (each rollout replays the game's shots against its
+//! layout, which checks that), which keeps the draws uniform over the layouts consistent with
+//! the shots. The sampler is prepared again once fewer than [`KEEP_RATE`] of its layouts are
+//! kept. Two rollouts that reach the same shots and the same knowledge of the board go on
+//! alike, so a candidate's game is cut short once it meets the base's.
+//!
+//! Every draw comes from the game's RNG, so a game is fixed by its seed, whatever the
+//! machine or the number of threads. The cost is about `samples` times the candidates' games
+//! per shot: on the standard game `pilot:1600` takes some seconds a game (docs/PLAY.md).
+
+use rand::{Rng, SeedableRng};
+
+use super::Shooter;
+use super::density::Density;
+use super::exact::{Exact, position};
+use super::hunt::{Mark, Marks};
+use crate::engine::{Cancel, Enumerator};
+use crate::layout::Layout;
+use crate::observe::{Shot, ShotResult};
+use crate::play::game::{Game, Setup};
+use crate::problem::Problem;
+use crate::sample::{Sampler, SamplerKind};
+
+/// The base policy's weight on open hits (`density:50.1`).
+pub const BASE_WEIGHT: u32 = 50;
+/// The base policy's hunting exponent (`density:50.1`).
+pub const BASE_SMALL: u32 = 1;
+/// Cells weighed against the base's choice: the next heaviest of its matrix.
+pub const CANDIDATES: usize = 6;
+/// Layouts between two looks at the race, and layouts before the first.
+pub const BATCH: usize = 16;
+/// Layouts drawn before the race first drops a candidate.
+pub const FIRST_LOOK: usize = 32;
+/// A candidate is dropped once its mean difference is this many standard errors above zero.
+pub const DROP_Z: f64 = 1.0;
+/// The base's choice is left for a candidate only if its mean difference is this many
+/// standard errors below zero.
+pub const MOVE_Z: f64 = 1.5;
+/// The least share of a kept sampler's layouts that the shots since must leave consistent;
+/// below it the sampler is prepared again at the current position.
+pub const KEEP_RATE: f64 = 0.02;
+/// Layouts drawn from a kept sampler before its share kept is judged.
+const JUDGE_AFTER: usize = 256;
+
+/// The pilot shooter; see the module documentation.
+pub(super) struct Pilot {
+    /// Layouts per shot, at most.
+    samples: usize,
+    /// The base policy, brought up to date with the game's shots.
+    base: Density,
+    marks: Marks,
+    /// A sampler prepared at an earlier position (or this one).
+    kept: Option<Sampler>,
+    /// The time limit and cancel flag of the exact counts (the sampler's preparation).
+    exact: Exact,
+}
+
+/// The race's tallies per candidate: layouts counted, and sums of the differences and of
+/// their squares.
+struct Race {
+    n: usize,
+    sum: Vec<f64>,
+    squares: Vec<f64>,
+    alive: Vec<bool>,
+}
+
+impl Race {
+    fn new(candidates: usize) -> Race {
+        Race {
+            n: 0,
+            sum: vec![0.0; candidates],
+            squares: vec![0.0; candidates],
+            // The base's choice (index 0) is what the others are measured against.
+            alive: vec![true; candidates],
+        }
+    }
+
+    /// Candidate `k`'s mean difference against the base's choice and its standard error.
+    fn mean_se(&self, k: usize) -> (f64, f64) {
+        let n = self.n.max(1) as f64;
+        let mean = self.sum[k] / n;
+        let var = (self.squares[k] / n - mean * mean).max(0.0);
+        (mean, (var / n).sqrt())
+    }
+
+    fn add(&mut self, shots: &[f64]) {
+        self.n += 1;
+        for k in 1..shots.len() {
+            if self.alive[k] {
+                let d = shots[k] - shots[0];
+                self.sum[k] += d;
+                self.squares[k] += d * d;
+            }
+        }
+    }
+
+    /// Drops the candidates clearly worse than the base's choice; false once none is left.
+    fn look(&mut self) -> bool {
+        for k in 1..self.alive.len() {
+            if self.alive[k] {
+                let (mean, se) = self.mean_se(k);
+                if mean - DROP_Z * se > 0.0 {
+                    self.alive[k] = false;
+                }
+            }
+        }
+        self.alive[1..].iter().any(|&a| a)
+    }
+
+    /// The candidate to fire at: the one whose mean lies furthest below zero by more than
+    /// [`MOVE_Z`] standard errors, else the base's choice (index 0).
+    fn winner(&self) -> usize {
+        let mut best = (0, 0.0);
+        for k in 1..self.alive.len() {
+            if self.alive[k] {
+                let (mean, se) = self.mean_se(k);
+                let bound = mean + MOVE_Z * se;
+                if bound < best.1 {
+                    best = (k, bound);
+                }
+            }
+        }
+        best.0
+    }
+}
+
+/// The die of a rollout's shot after `fired` shots. `density:50.1` draws from it only where
+/// its matrix is all zero (a sinking credited to the wrong cells has left no position for
+/// some ship), and then among the open cells; seeded by the shot's number, it makes a rollout
+/// a function of its layout, and two rollouts that meet at the same shots and knowledge go
+/// on alike.
+fn dice(fired: usize) -> rand::rngs::SmallRng {
+    rand::rngs::SmallRng::seed_from_u64(fired as u64)
+}
+
+impl Pilot {
+    pub(super) fn new(samples: u64, exact: Exact) -> Pilot {
+        Pilot {
+            samples: samples as usize,
+            base: Density::new(BASE_WEIGHT, BASE_SMALL),
+            marks: Marks::default(),
+            kept: None,
+            exact,
+        }
+    }
+
+    /// The number of shots each candidate's game takes on `layout` (written to `out`, for the
+    /// candidates still `alive`), or false when `layout` contradicts `shots`.
+    fn rollouts(
+        &self,
+        setup: &Setup,
+        layout: Layout,
+        shots: &[Shot],
+        candidates: &[usize],
+        alive: &[bool],
+        out: &mut [f64],
+    ) -> bool {
+        let mut game = Game::new(setup.clone(), layout);
+        for s in shots {
+            if game.fire(s.cell) != s.result {
+                return false;
+            }
+        }
+        let cells = setup.dims.cells();
+        // The base's game from here: its shots, and what it knew before each next one.
+        let mut path: Vec<usize> = Vec::with_capacity(cells);
+        let mut known: Vec<Mark> = Vec::with_capacity(cells * cells / 2);
+        {
+            let mut g = game.clone();
+            let mut d = self.base.clone();
+            let mut x = candidates[0];
+            loop {
+                g.fire(x);
+                path.push(x);
+                if g.is_over() {
+                    break;
+                }
+                x = d.choose(setup, g.shots(), &mut dice(g.shots().len()));
+                known.extend_from_slice(d.known());
+            }
+            out[0] = g.shots().len() as f64;
+        }
+        // Per cell: how many more times a candidate's game than the base's has fired there.
+        let mut diff = vec![0i8; cells];
+        for (k, &first) in candidates.iter().enumerate().skip(1) {
+            if !alive[k] {
+                continue;
+            }
+            let mut g = game.clone();
+            let mut d = self.base.clone();
+            diff.iter_mut().for_each(|v| *v = 0);
+            let mut unequal = 0i32;
+            let mut x = first;
+            let mut step = 0;
+            out[k] = loop {
+                g.fire(x);
+                let same_shots = step < path.len() && {
+                    for (cell, by) in [(x, 1i8), (path[step], -1i8)] {
+                        let before = diff[cell];
+                        diff[cell] += by;
+                        unequal += (diff[cell] != 0) as i32 - (before != 0) as i32;
+                    }
+                    unequal == 0
+                };
+                if g.is_over() {
+                    break g.shots().len() as f64;
+                }
+                x = d.choose(setup, g.shots(), &mut dice(g.shots().len()));
+                // The same shots fired and the same knowledge of every cell: the two games
+                // go on alike, and end together.
+                if same_shots && d.known() == &known[step * cells..(step + 1) * cells] {
+                    break out[0];
+                }
+                step += 1;
+            };
+        }
+        true
+    }
+
+    /// The race over layouts drawn from the kept sampler (prepared again where it keeps too
+    /// few); `None` where no sampler can be had or the count behind it was stopped.
+    fn race(
+        &mut self,
+        setup: &Setup,
+        shots: &[Shot],
+        problem: &Problem,
+        candidates: &[usize],
+        rng: &mut dyn Rng,
+    ) -> Option<Race> {
+        let mut race = Race::new(candidates.len());
+        let mut out = vec![0.0; candidates.len()];
+        let mut drawn = 0usize;
+        let (time_limit, cancel) = self.exact.limits();
+        let deadline = time_limit.and_then(|t| std::time::Instant::now().checked_add(t));
+        while race.n < self.samples {
+            let stale = drawn >= JUDGE_AFTER && (race.n as f64) < KEEP_RATE * drawn as f64;
+            if self.kept.is_none() || stale {
+                let left = deadline.map(|d| d.saturating_duration_since(std::time::Instant::now()));
+                let sampler = Sampler::within_or_cancelled(
+                    problem.clone(),
+                    SamplerKind::Uniform,
+                    left,
+                    cancel.clone(),
+                )
+                .ok()?;
+                self.kept = Some(sampler);
+                race = Race::new(candidates.len());
+                drawn = 0;
+            }
+            let layout = self.kept.as_mut()?.sample(rng)?;
+            drawn += 1;
+            if !self.rollouts(setup, layout, shots, candidates, &race.alive, &mut out) {
+                continue;
+            }
+            race.add(&out);
+            if race.n >= FIRST_LOOK && race.n.is_multiple_of(BATCH) && !race.look() {
+                break;
+            }
+            // Past the time limit, the race stands where it is.
+            let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            if late || cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                break;
+            }
+        }
+        Some(race)
+    }
+}
+
+impl Shooter for Pilot {
+    fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
+        let scores = self.base.scores(setup, shots);
+        let mut order: Vec<usize> = (0..scores.len()).filter(|&c| scores[c] > 0.0).collect();
+        if order.is_empty() {
+            return self.base.choose(setup, shots, rng);
+        }
+        // Heaviest first, ties in reading order: the base's own choice first.
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        let wounded = self.marks.update(setup, shots).contains(&Mark::Wounded);
+        let sunk = shots
+            .iter()
+            .any(|s| matches!(s.result, ShotResult::Sunk { .. }));
+        // Before the first sinking the hunt is the base's: there its lattice of shots is hard
+        // to beat, and the rollouts are longest and noisiest.
+        if !(wounded || sunk) || order.len() < 2 || self.samples == 0 {
+            return order[0];
+        }
+        let Some(problem) = position(setup, shots) else {
+            return order[0];
+        };
+        let candidates: Vec<usize> = order.iter().copied().take(CANDIDATES + 1).collect();
+        // Few layouts left: every one of them, and the exact means.
+        let listed: Vec<Layout> = Enumerator::new(&problem)
+            .solutions()
+            .take(self.samples + 1)
+            .collect();
+        if listed.len() <= self.samples {
+            let all = vec![true; candidates.len()];
+            let mut out = vec![0.0; candidates.len()];
+            let mut sums = vec![0.0; candidates.len()];
+            for layout in listed {
+                if self.rollouts(setup, layout, shots, &candidates, &all, &mut out) {
+                    sums.iter_mut().zip(&out).for_each(|(s, o)| *s += o);
+                }
+            }
+            let mut choice = 0;
+            for k in 1..candidates.len() {
+                if sums[k] < sums[choice] {
+                    choice = k;
+                }
+            }
+            return candidates[choice];
+        }
+        match self.race(setup, shots, &problem, &candidates, rng) {
+            Some(race) => candidates[race.winner()],
+            None => order[0],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fleet::Fleet;
+    use crate::geom::Dims;
+    use crate::observe::Sinking;
+    use crate::rules::Rules;
+
+    fn setup(w: usize, h: usize, fleet: &[usize], rules: Rules) -> Setup {
+        Setup {
+            dims: Dims::new(w, h),
+            fleet: Fleet::straight(fleet),
+            rules,
+            sinking: Sinking::Announced,
+            rocks: Vec::new(),
+        }
+    }
+
+    /// The exact expected shots of "fire at `first`, then `density:50.1` to the end" after
+    /// `shots`, over every consistent layout: listed by the enumerator and played out one by
+    /// one with the ordinary shooter.
+    fn expected(setup: &Setup, shots: &[Shot], first: usize) -> f64 {
+        let problem = position(setup, shots).unwrap();
+        let mut total = 0usize;
+        let mut n = 0usize;
+        for layout in Enumerator::new(&problem).solutions() {
+            let mut game = Game::new(setup.clone(), layout);
+            for s in shots {
+                assert_eq!(game.fire(s.cell), s.result);
+            }
+            game.fire(first);
+            let mut d = Density::new(BASE_WEIGHT, BASE_SMALL);
+            while !game.is_over() {
+                let c = d.choose(setup, game.shots(), &mut dice(game.shots().len()));
+                game.fire(c);
+            }
+            total += game.shots().len();
+            n += 1;
+        }
+        total as f64 / n as f64
+    }
+
+    /// Where every layout is listed, the pilot's shot is never worse in exact expectation than
+    /// the base's own, and over the positions of a few games it is better somewhere (the
+    /// rollout's whole point). Both are checked against an independent count: the layouts
+    /// enumerated and each game played out with the ordinary `density:50.1` shooter.
+    #[test]
+    fn listed_layouts_give_a_shot_no_worse_than_the_base() {
+        let mut better = 0;
+        for (rules, seed) in [(Rules::Touch, 1u64), (Rules::NoTouch, 2), (Rules::Touch, 3)] {
+            let s = setup(5, 5, &[3, 2, 2], rules);
+            let empty = std::sync::Arc::new(s.empty().build().unwrap());
+            let mut sampler = Sampler::new(empty, SamplerKind::Uniform).unwrap();
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            for _ in 0..4 {
+                let layout = sampler.sample(&mut rng).unwrap();
+                let mut game = Game::new(s.clone(), layout);
+                let mut pilot = Pilot::new(100_000, Exact::default());
+                let mut base = Density::new(BASE_WEIGHT, BASE_SMALL);
+                while !game.is_over() {
+                    let shots = game.shots().to_vec();
+                    let mine = pilot.choose(&s, &shots, &mut rng);
+                    let theirs = base.choose(&s, &shots, &mut rng);
+                    if mine != theirs {
+                        let (a, b) = (expected(&s, &shots, mine), expected(&s, &shots, theirs));
+                        assert!(a < b, "{shots:?}: {mine} {a} against {theirs} {b}");
+                        better += 1;
+                    }
+                    game.fire(mine);
+                }
+            }
+        }
+        assert!(better >= 3, "{better} shots improved");
+    }
+
+    /// The race drops a candidate clearly worse than the base's shot, keeps one clearly
+    /// better, and moves only when the evidence passes its bound.
+    #[test]
+    fn the_race_moves_only_on_clear_evidence() {
+        let mut race = Race::new(3);
+        // Candidate 1 takes a shot more, candidate 2 half a shot less, both with noise.
+        for i in 0..64 {
+            let noise = if i % 2 == 0 { 1.0 } else { -1.0 };
+            race.add(&[40.0, 41.0 + noise, 39.5 + noise]);
+        }
+        assert!(race.look());
+        assert_eq!(race.alive, [true, false, true]);
+        assert_eq!(race.winner(), 2);
+        // Too little evidence: a tenth of a shot with a standard error of an eighth.
+        let mut weak = Race::new(2);
+        for i in 0..64 {
+            let noise = if i % 2 == 0 { 1.0 } else { -1.0 };
+            weak.add(&[40.0, 39.9 + noise]);
+        }
+        assert!(weak.look());
+        assert_eq!(weak.winner(), 0);
+    }
+}
