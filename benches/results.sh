@@ -5,6 +5,11 @@
 #   benches/results.sh play       play the cheap shooters' runs again and rewrite the files
 #                                 (100,000 games each; a few minutes on 2 cores)
 #   benches/results.sh play-exact play the exact shooters' runs (20,000 games each; hours)
+#   benches/results.sh play-pilot FIRST GAMES
+#                                 play games FIRST+1 to FIRST+GAMES of pilot:800 on the standard
+#                                 game (about 2 s a game on 2 cores) into parts under
+#                                 target/pilot-parts/, resuming a part cut short, and put every
+#                                 part there together as the results file
 #
 # Each file is `broadside simulate ... --shots FILE` of one shooter under one rule variant,
 # seed 1; every file of a variant holds the same boards, so any two are paired.
@@ -41,6 +46,16 @@ play() {
 case ${1:-table} in
   play) play 100000 "${cheap[@]}" ;;
   play-exact) play 20000 "${exact[@]}" ;;
+  play-pilot)
+    first=${2:?FIRST}; games=${3:?GAMES}
+    parts=target/pilot-parts
+    mkdir -p "$parts"
+    # shellcheck disable=SC2046
+    "$bin" simulate --shooter pilot:800 --seed 1 --size 10x10 --fleet "5 4 3 3 2" \
+      $(rules_of touch-announced) --first "$first" --games "$games" \
+      --out "$parts/$first.jsonl" --shots "$parts/$first.json" --resume
+    "$bin" summarize "$parts"/*.json --save "$dir/touch-announced-pilot-800.json"
+    ;;
   table)
     for v in "${variants[@]}"; do
       echo "## $v"
@@ -57,7 +72,16 @@ case ${1:-table} in
         printf '%s minus density-50: ' "$(basename "$f" .json)"
         "$bin" summarize "$f" --against "$base" | head -1
       done
+      # The pilot against its base and against exact greedy, on the boards both hold.
+      for f in "$dir/$v"-pilot-*.json; do
+        [ -e "$f" ] || continue
+        for other in density-50.1 greedy; do
+          [ -e "$dir/$v-$other.json" ] || continue
+          printf '%s minus %s: ' "$(basename "$f" .json)" "$other"
+          "$bin" summarize "$f" --against "$dir/$v-$other.json" | head -1
+        done
+      done
     done
     ;;
-  *) echo "usage: benches/results.sh [table|play|play-exact]" >&2; exit 2 ;;
+  *) echo "usage: benches/results.sh [table|play|play-exact|play-pilot FIRST GAMES]" >&2; exit 2 ;;
 esac

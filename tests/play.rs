@@ -64,6 +64,7 @@ fn every_game_ends_sunk_and_its_record_is_true() {
         "endgame:30".parse().unwrap(),
         "rollout:200".parse().unwrap(),
         "mcts:40".parse().unwrap(),
+        "pilot:20".parse().unwrap(),
     ] {
         for sinking in [Sinking::None, Sinking::Announced, Sinking::Revealed] {
             for rules in [Rules::Touch, Rules::NoTouch] {
@@ -93,17 +94,21 @@ fn every_game_ends_sunk_and_its_record_is_true() {
 #[test]
 fn a_seed_gives_the_same_games_on_any_number_of_threads() {
     let s = sim(6, 6, &[3, 2, 2], Rules::NoTouch, ShooterKind::Parity);
-    let shots = |threads| {
+    let shots = |s: &Simulation, threads| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap()
-            .install(|| simulate(&s, &|_| {}).unwrap().1)
+            .install(|| simulate(s, &|_| {}).unwrap().1)
             .iter()
             .map(|g| (g.shots, g.record.clone()))
             .collect::<Vec<_>>()
     };
-    assert_eq!(shots(1), shots(2));
+    assert_eq!(shots(&s, 1), shots(&s, 2));
+    // The pilot draws its rollouts' layouts from the game's dice too.
+    let mut pilot = sim(6, 6, &[3, 2, 2], Rules::Touch, "pilot:40".parse().unwrap());
+    pilot.games = 12;
+    assert_eq!(shots(&pilot, 1), shots(&pilot, 2));
     let mut other = s.clone();
     other.seed += 1;
     assert_ne!(
@@ -231,6 +236,7 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "endgame:1000",
         "rollout:5000",
         "mcts:500",
+        "pilot:800",
     ] {
         let kind: ShooterKind = word.parse().unwrap();
         assert_eq!(kind.to_string(), word);
@@ -244,6 +250,8 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         ("lookahead:2.8.70.1", "lookahead:D"),
         ("mcts:", "mcts:N"),
         ("rollout", "rollout:N"),
+        ("pilot:x", "pilot:N"),
+        ("pilot:99999999999", "pilot:N"),
         ("sniper", "knight"),
     ] {
         let e = bad.parse::<ShooterKind>().unwrap_err().to_string();
@@ -519,6 +527,7 @@ fn no_shooter_fires_at_a_rock() {
         "greedy",
         "sampled:20:weighted",
         "mcts:20",
+        "pilot:20",
     ] {
         let mut s = sim(6, 6, &[3, 2, 2], Rules::Touch, shooter.parse().unwrap());
         s.setup.rocks = vec![0, 7, 14, 21, 30];
