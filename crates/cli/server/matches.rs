@@ -68,20 +68,21 @@ const MOST_WORK: u64 = 20_000;
 /// Whether the server plays `shooter` (its work a move within [`MOST_WORK`] and lookahead
 /// within two plies), and if not why.
 fn served(shooter: ShooterKind) -> Result<(), String> {
-    let work = match shooter {
-        ShooterKind::Mcts { iterations } => iterations,
-        ShooterKind::Sampled { boards, .. } => boards,
-        ShooterKind::Endgame { layouts } | ShooterKind::Rollout { layouts } => layouts,
-        // Each layout is a game per candidate.
-        ShooterKind::Pilot { samples } => samples.saturating_mul(10),
+    let (asked, most) = match shooter {
+        ShooterKind::Mcts { iterations } => (iterations, MOST_WORK),
+        ShooterKind::Sampled { boards, .. } => (boards, MOST_WORK),
+        ShooterKind::Endgame { layouts } | ShooterKind::Rollout { layouts } => (layouts, MOST_WORK),
+        // Each layout is a game for each of the base's cell and its candidates, ten in all
+        // counting the games cut short.
+        ShooterKind::Pilot { samples } => (samples, MOST_WORK / 10),
         ShooterKind::Lookahead { plies, .. } if plies > 2 => {
             return Err("the server looks ahead at most 2 plies".into());
         }
-        _ => 0,
+        _ => (0, 0),
     };
-    if work > MOST_WORK {
+    if asked > most {
         return Err(format!(
-            "{shooter}: the server's matches take at most {MOST_WORK} (the command line takes more)"
+            "{shooter}: the server's matches take at most {most} (the command line takes more)"
         ));
     }
     Ok(())
