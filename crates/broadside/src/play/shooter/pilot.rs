@@ -27,8 +27,9 @@
 //! alike, so a candidate's game is cut short once it meets the base's.
 //!
 //! Every draw comes from the game's RNG, so a game is fixed by its seed, whatever the
-//! machine or the number of threads. The cost is about `samples` times the candidates' games
-//! per shot: on the standard game `pilot:1600` takes some seconds a game (docs/PLAY.md).
+//! machine or the number of threads. The cost is at most `samples` times the candidates'
+//! games a shot: on the standard game `pilot:800` takes about 4 s of CPU a game
+//! (docs/PERFORMANCE.md).
 
 use rand::{Rng, SeedableRng};
 
