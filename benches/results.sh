@@ -9,7 +9,8 @@
 #                                 play games FIRST+1 to FIRST+GAMES of pilot:800 on the standard
 #                                 game (about 2 s a game on 2 cores) into parts under
 #                                 target/pilot-parts/, resuming a part cut short, and put every
-#                                 part there together as the results file
+#                                 part there and the committed games together as the results
+#                                 file (5,025 games are committed: play-pilot 5025 14975 ends it)
 #
 # Each file is `broadside simulate ... --shots FILE` of one shooter under one rule variant,
 # seed 1; every file of a variant holds the same boards, so any two are paired.
@@ -50,6 +51,8 @@ case ${1:-table} in
     first=${2:?FIRST}; games=${3:?GAMES}
     parts=target/pilot-parts
     mkdir -p "$parts"
+    # The committed games are the first part (the next begins at FIRST = their count).
+    [ -e "$parts/committed.json" ] || cp "$dir/touch-announced-pilot-800.json" "$parts/committed.json"
     # shellcheck disable=SC2046
     "$bin" simulate --shooter pilot:800 --seed 1 --size 10x10 --fleet "5 4 3 3 2" \
       $(rules_of touch-announced) --first "$first" --games "$games" \
