@@ -53,12 +53,12 @@ mod density;
 mod exact;
 mod hunt;
 mod mcts;
+mod pilot;
 
 use density::Density;
 use exact::{Endgame, Exact, Finish, Greedy, Lookahead, MinPossible, Sampled};
 use hunt::{Hunt, HuntTarget};
 use mcts::Mcts;
-mod pilot;
 use pilot::Pilot;
 
 /// Picks the next cell to fire at.
@@ -268,7 +268,7 @@ impl std::str::FromStr for ShooterKind {
             ("pilot", p) => ShooterKind::Pilot {
                 samples: number(
                     p.unwrap_or(""),
-                    "pilot:N, N layouts a shot at most for the rollouts of density:50.1 (e.g. pilot:1600)",
+                    "pilot:N, N layouts a shot at most for the rollouts of density:50.1 (e.g. pilot:800)",
                 )
                 .and_then(|n| at_most_listed(n, s, "pilot:N"))?,
             },
