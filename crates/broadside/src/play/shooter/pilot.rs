@@ -36,7 +36,7 @@ use rand::{Rng, SeedableRng};
 use super::Shooter;
 use super::density::Density;
 use super::exact::{Exact, position};
-use super::hunt::{Mark, Marks};
+use super::hunt::Mark;
 use crate::engine::{Cancel, Enumerator};
 use crate::layout::Layout;
 use crate::observe::{Shot, ShotResult};
@@ -71,7 +71,6 @@ pub(super) struct Pilot {
     samples: usize,
     /// The base policy, brought up to date with the game's shots.
     base: Density,
-    marks: Marks,
     /// A sampler prepared at an earlier position (or this one).
     kept: Option<Sampler>,
     /// The time limit and cancel flag of the exact counts (the sampler's preparation).
@@ -161,7 +160,6 @@ impl Pilot {
         Pilot {
             samples: samples as usize,
             base: Density::new(BASE_WEIGHT, BASE_SMALL),
-            marks: Marks::default(),
             kept: None,
             exact,
         }
@@ -298,7 +296,8 @@ impl Shooter for Pilot {
         }
         // Heaviest first, ties in reading order: the base's own choice first.
         order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-        let wounded = self.marks.update(setup, shots).contains(&Mark::Wounded);
+        // The base's knowledge after `shots` (its scores just brought it up to date).
+        let wounded = self.base.known().contains(&Mark::Wounded);
         let sunk = shots
             .iter()
             .any(|s| matches!(s.result, ShotResult::Sunk { .. }));
