@@ -41,20 +41,24 @@ pub(super) struct Density {
     alive: Vec<bool>,
     /// Per type and cell (`ty * cells + c`): allowed positions covering it.
     cover: Vec<u64>,
-    /// The marks the positions were last brought up to date with.
-    known: Vec<Mark>,
+    /// The marks of the last choice (under no-touch with the water around ships), which the
+    /// positions are up to date with.
+    m: Vec<Mark>,
+    /// The wounded cells of `m`, in reading order.
+    wounded: Vec<usize>,
     /// Per position: the last weighting that counted it (each counts it once).
     stamp: Vec<u32>,
     /// Weightings so far.
     round: u32,
-    /// Scratch: the marks of the current choice, and the weights.
-    m: Vec<Mark>,
+    /// Scratch: the weights.
     w: Vec<f64>,
     terms: Vec<f64>,
     /// Per cell, its hunting weight as last worked out (whether or not it is open), and
-    /// whether its counts have changed since; all have after a sinking.
+    /// whether its counts have changed since (the cells that have, listed once each); all
+    /// have after a sinking, when the terms are worked out again too.
     sums: Vec<f64>,
     dirty: Vec<bool>,
+    dirty_cells: Vec<usize>,
     all_dirty: bool,
     /// Ships afloat per type, after the first `afloat_seen` shots.
     afloat: Vec<u64>,
@@ -155,22 +159,20 @@ impl Tables {
     }
 }
 
-/// Under the no-touch rule, the water the hits imply: the cells diagonal to a hit, and every
-/// cell around a ship known to be sunk, are taken as misses.
-fn water_around_ships(setup: &Setup, m: &mut [Mark]) {
+/// Under the no-touch rule, the water a hit at `x` implies: the open cells diagonal to it,
+/// and every open cell around it once its ship is known to be sunk, are taken as misses.
+fn water_around(setup: &Setup, m: &[Mark], x: usize, mut water: impl FnMut(usize)) {
     let d = setup.dims;
-    for x in 0..m.len() {
-        let sunk = match m[x] {
-            Mark::Sunk => true,
-            Mark::Wounded => false,
-            _ => continue,
-        };
-        let (r, c) = d.row_col(x);
-        for y in d.neighbours8(x) {
-            let (ry, cy) = d.row_col(y);
-            if m[y] == Mark::Open && (sunk || (ry != r && cy != c)) {
-                m[y] = Mark::Miss;
-            }
+    let sunk = match m[x] {
+        Mark::Sunk => true,
+        Mark::Wounded => false,
+        _ => return,
+    };
+    let (r, c) = d.row_col(x);
+    for y in d.neighbours8(x) {
+        let (ry, cy) = d.row_col(y);
+        if m[y] == Mark::Open && (sunk || (ry != r && cy != c)) {
+            water(y);
         }
     }
 }
@@ -192,37 +194,47 @@ impl Density {
         self.stamp = vec![u32::MAX; tables.ty.len()];
         self.round = 0;
         self.cover = tables.cover.clone();
-        self.known = vec![Mark::Open; setup.dims.cells()];
+        self.m = vec![Mark::Open; setup.dims.cells()];
+        self.wounded.clear();
         self.tables = Some(tables);
         self.sums = vec![0.0; setup.dims.cells()];
         self.dirty = vec![false; setup.dims.cells()];
+        self.dirty_cells.clear();
         self.all_dirty = true;
         self.afloat = setup.fleet.types().iter().map(|t| t.count as u64).collect();
         self.afloat_seen = 0;
     }
 
-    /// Takes out the positions through cells that have turned to a miss or a sunk ship.
-    fn refresh(&mut self) {
-        let Some(t) = self.tables.clone() else {
+    /// Marks cell `c` as `mark`: the positions through it are taken out once it has turned to
+    /// a miss or a sunk ship, and the wounded cells kept.
+    fn mark(&mut self, t: &Tables, c: usize, mark: Mark) {
+        let before = std::mem::replace(&mut self.m[c], mark);
+        if before == mark {
             return;
-        };
-        let n = self.known.len();
-        for c in 0..n {
-            let mark = self.m[c];
-            let gone = matches!(mark, Mark::Miss | Mark::Sunk);
-            if gone && !matches!(self.known[c], Mark::Miss | Mark::Sunk) {
-                for &p in t.through(c) {
-                    let p = p as usize;
-                    if std::mem::replace(&mut self.alive[p], false) {
-                        let base = t.ty[p] as usize * n;
-                        for &x in t.place(p) {
-                            self.cover[base + x as usize] -= 1;
-                            self.dirty[x as usize] = true;
+        }
+        let gone = |m: Mark| matches!(m, Mark::Miss | Mark::Sunk);
+        if gone(mark) && !gone(before) {
+            let n = self.m.len();
+            for &p in t.through(c) {
+                let p = p as usize;
+                if std::mem::replace(&mut self.alive[p], false) {
+                    let base = t.ty[p] as usize * n;
+                    for &x in t.place(p) {
+                        let x = x as usize;
+                        self.cover[base + x] -= 1;
+                        if !std::mem::replace(&mut self.dirty[x], true) {
+                            self.dirty_cells.push(x);
                         }
                     }
                 }
             }
-            self.known[c] = mark;
+        }
+        if before == Mark::Wounded {
+            self.wounded.retain(|&x| x != c);
+        }
+        if mark == Mark::Wounded {
+            let at = self.wounded.partition_point(|&x| x < c);
+            self.wounded.insert(at, c);
         }
     }
 
@@ -230,7 +242,7 @@ impl Density {
     /// around ships): with the shots fired and the ships sunk, all that the next choices
     /// depend on.
     pub(super) fn known(&self) -> &[Mark] {
-        &self.known
+        &self.m
     }
 }
 
@@ -284,18 +296,32 @@ impl Density {
     }
 
     /// The marks after `shots` in `self.m`, the positions brought up to date with them (from
-    /// scratch when the shots are not a continuation of those seen last).
+    /// scratch when the shots are not a continuation of those seen last). Only the cells the
+    /// new shots changed are looked at, and under no-touch the water around them: water is
+    /// only ever added, around hits that stay hits.
     fn sync(&mut self, setup: &Setup, shots: &[Shot]) {
-        if self.tables.is_none() || shots.len() < self.marks.seen {
+        let fresh = self.tables.is_none() || shots.len() < self.marks.seen;
+        let mut marks = std::mem::take(&mut self.marks);
+        marks.update(setup, shots);
+        if fresh || marks.restarted {
             self.prepare(setup);
+            marks.changed.clear();
+            marks.changed.extend(0..setup.dims.cells());
         }
-        let marks = self.marks.update(setup, shots);
-        self.m.clear();
-        self.m.extend_from_slice(marks);
+        let t = self.tables.clone().expect("prepared");
+        for &c in &marks.changed {
+            self.mark(&t, c, marks.current()[c]);
+        }
         if setup.rules == Rules::NoTouch {
-            water_around_ships(setup, &mut self.m);
+            let mut water = Vec::new();
+            for &c in &marks.changed {
+                water_around(setup, &self.m, c, |y| water.push(y));
+                for y in water.drain(..) {
+                    self.mark(&t, y, Mark::Miss);
+                }
+            }
         }
-        self.refresh();
+        self.marks = marks;
     }
 
     /// Each open cell's count of allowed positions of the afloat ships covering it, each
@@ -303,21 +329,24 @@ impl Density {
     fn hunting(&mut self, setup: &Setup, afloat: &[u64]) {
         let n = setup.dims.cells();
         let t = self.tables.clone().expect("prepared");
-        // The terms by type and count, worked out once: the same quotients as per cell.
         let row = t.most + 1;
-        self.terms.clear();
-        for (ty, &a) in afloat.iter().enumerate() {
-            let per = (setup.fleet.types()[ty].shape.size() as f64).powi(self.small as i32);
-            self.terms
-                .extend((0..row as u64).map(|k| (a * k) as f64 / per));
+        let all = std::mem::replace(&mut self.all_dirty, false);
+        if all {
+            // The terms by type and count, worked out once per fleet afloat: the same
+            // quotients as per cell.
+            self.terms.clear();
+            for (ty, &a) in afloat.iter().enumerate() {
+                let per = (setup.fleet.types()[ty].shape.size() as f64).powi(self.small as i32);
+                self.terms
+                    .extend((0..row as u64).map(|k| (a * k) as f64 / per));
+            }
+            self.dirty_cells.clear();
+            self.dirty_cells.extend(0..n);
         }
         // A cell's weight is worked out again only when its counts or the fleet afloat have
         // changed, the types' terms added in the same order from zero: the same sum.
-        let all = std::mem::replace(&mut self.all_dirty, false);
-        for c in 0..n {
-            if !(all || std::mem::replace(&mut self.dirty[c], false)) {
-                continue;
-            }
+        for &c in &self.dirty_cells {
+            self.dirty[c] = false;
             let mut sum = 0.0;
             for (ty, &a) in afloat.iter().enumerate() {
                 if a != 0 {
@@ -326,9 +355,7 @@ impl Density {
             }
             self.sums[c] = sum;
         }
-        if all {
-            self.dirty.iter_mut().for_each(|d| *d = false);
-        }
+        self.dirty_cells.clear();
         self.w.clear();
         self.w.extend(
             self.sums
@@ -346,10 +373,7 @@ impl Density {
         let n = setup.dims.cells();
         self.w.clear();
         self.w.resize(n, 0.0);
-        for c in 0..n {
-            if self.m[c] != Mark::Wounded {
-                continue;
-            }
+        for &c in &self.wounded {
             for &p in t.through(c) {
                 let p = p as usize;
                 let ty = t.ty[p] as usize;
@@ -381,10 +405,7 @@ impl Density {
         let t = self.tables.clone().expect("prepared");
         self.hunting(setup, afloat);
         let w = f64::from(self.weight);
-        for c in 0..self.m.len() {
-            if self.m[c] != Mark::Wounded {
-                continue;
-            }
+        for &c in &self.wounded {
             for &p in t.through(c) {
                 let p = p as usize;
                 let ty = t.ty[p] as usize;

@@ -92,12 +92,18 @@ pub(super) enum Mark {
 pub(super) struct Marks {
     m: Vec<Mark>,
     pub(super) seen: usize,
+    /// The cells the last update wrote (a cell may be listed more than once), unless it
+    /// started again from no shots (`restarted`).
+    pub(super) changed: Vec<usize>,
+    pub(super) restarted: bool,
 }
 
 impl Marks {
     /// The marks after `shots`, the shots of the same game so far.
     pub(super) fn update(&mut self, setup: &Setup, shots: &[Shot]) -> &[Mark] {
-        if self.m.len() != setup.dims.cells() || shots.len() < self.seen {
+        self.changed.clear();
+        self.restarted = self.m.len() != setup.dims.cells() || shots.len() < self.seen;
+        if self.restarted {
             self.m = vec![Mark::Open; setup.dims.cells()];
             for &r in &setup.rocks {
                 self.m[r] = Mark::Miss;
@@ -105,16 +111,22 @@ impl Marks {
             self.seen = 0;
         }
         for s in &shots[self.seen..] {
-            apply(setup, &mut self.m, s);
+            apply(setup, &mut self.m, s, &mut self.changed);
         }
         self.seen = shots.len();
         &self.m
     }
+
+    /// The marks after the shots of the last update.
+    pub(super) fn current(&self) -> &[Mark] {
+        &self.m
+    }
 }
 
-/// What one shot says of the cells.
-fn apply(setup: &Setup, m: &mut [Mark], s: &Shot) {
+/// What one shot says of the cells; the cells written are added to `changed`.
+fn apply(setup: &Setup, m: &mut [Mark], s: &Shot, changed: &mut Vec<usize>) {
     let d = setup.dims;
+    changed.push(s.cell);
     match &s.result {
         ShotResult::Miss | ShotResult::Sonar { .. } => m[s.cell] = Mark::Miss,
         ShotResult::Hit => m[s.cell] = Mark::Wounded,
@@ -125,15 +137,17 @@ fn apply(setup: &Setup, m: &mut [Mark], s: &Shot) {
                 for &c in cells {
                     m[c] = Mark::Sunk;
                 }
+                changed.extend_from_slice(cells);
                 return;
             }
             let Some(len) = setup.fleet.types()[*ty].shape.straight_len() else {
                 return;
             };
             if let Some(line) = sunk_line(d, m, s.cell, len) {
-                for x in line {
+                for &x in &line {
                     m[x] = Mark::Sunk;
                 }
+                changed.extend(line);
             }
         }
     }
