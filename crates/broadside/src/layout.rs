@@ -62,7 +62,7 @@ pub enum LayoutError {
 }
 
 /// One placed ship.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Ship {
     /// Index of its type in the fleet.
     pub ty: usize,
@@ -71,10 +71,37 @@ pub struct Ship {
 }
 
 /// A set of placed ships. Two layouts are equal when they hold the same ships, in any order.
-#[derive(Clone, Debug, Eq, Default)]
+#[derive(Debug, Eq, Default)]
 pub struct Layout {
     /// The ships, in no particular order.
     pub ships: Vec<Ship>,
+}
+
+// Copies reuse the buffers they overwrite: a rollout copies one layout into many games.
+impl Clone for Ship {
+    fn clone(&self) -> Ship {
+        Ship {
+            ty: self.ty,
+            cells: self.cells.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Ship) {
+        self.ty = source.ty;
+        self.cells.clone_from(&source.cells);
+    }
+}
+
+impl Clone for Layout {
+    fn clone(&self) -> Layout {
+        Layout {
+            ships: self.ships.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Layout) {
+        self.ships.clone_from(&source.ships);
+    }
 }
 
 impl PartialEq for Layout {

@@ -76,7 +76,7 @@ impl Setup {
 }
 
 /// A game in progress: the hidden layout and the shots so far.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     setup: Setup,
     layout: Layout,
@@ -88,6 +88,48 @@ pub struct Game {
     fired: Vec<bool>,
     hits: usize,
     ship_cells: usize,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        let mut game = Game {
+            setup: self.setup.clone(),
+            layout: Layout::default(),
+            owner: Vec::new(),
+            afloat: Vec::new(),
+            shots: Vec::new(),
+            fired: Vec::new(),
+            hits: 0,
+            ship_cells: 0,
+        };
+        game.clone_from(self);
+        game
+    }
+
+    /// Copies `source` into this game's buffers (a rollout plays many games from one), the
+    /// setup only where it differs.
+    fn clone_from(&mut self, source: &Game) {
+        let Game {
+            setup,
+            layout,
+            owner,
+            afloat,
+            shots,
+            fired,
+            hits,
+            ship_cells,
+        } = source;
+        if self.setup != *setup {
+            self.setup = setup.clone();
+        }
+        self.layout.clone_from(layout);
+        self.owner.clone_from(owner);
+        self.afloat.clone_from(afloat);
+        self.shots.clone_from(shots);
+        self.fired.clone_from(fired);
+        self.hits = *hits;
+        self.ship_cells = *ship_cells;
+    }
 }
 
 impl Game {

@@ -31,7 +31,7 @@ use crate::rules::Rules;
 ///
 /// The state is kept in flat arrays (positions numbered across types) and cloned cheaply, so
 /// that a rollout can copy a game's density and play on from it.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(super) struct Density {
     weight: u32,
     small: u32,
@@ -63,6 +63,56 @@ pub(super) struct Density {
     /// Ships afloat per type, after the first `afloat_seen` shots.
     afloat: Vec<u64>,
     afloat_seen: usize,
+}
+
+impl Clone for Density {
+    fn clone(&self) -> Density {
+        let mut density = Density::default();
+        density.clone_from(self);
+        density
+    }
+
+    /// Copies into this one's buffers: a rollout copies a game's density for every candidate.
+    fn clone_from(&mut self, source: &Density) {
+        let Density {
+            weight,
+            small,
+            marks,
+            tables,
+            alive,
+            cover,
+            m,
+            wounded,
+            stamp,
+            round,
+            w,
+            terms,
+            sums,
+            dirty,
+            dirty_cells,
+            all_dirty,
+            afloat,
+            afloat_seen,
+        } = source;
+        self.weight = *weight;
+        self.small = *small;
+        self.marks.clone_from(marks);
+        self.tables.clone_from(tables);
+        self.alive.clone_from(alive);
+        self.cover.clone_from(cover);
+        self.m.clone_from(m);
+        self.wounded.clone_from(wounded);
+        self.stamp.clone_from(stamp);
+        self.round = *round;
+        self.w.clone_from(w);
+        self.terms.clone_from(terms);
+        self.sums.clone_from(sums);
+        self.dirty.clone_from(dirty);
+        self.dirty_cells.clone_from(dirty_cells);
+        self.all_dirty = *all_dirty;
+        self.afloat.clone_from(afloat);
+        self.afloat_seen = *afloat_seen;
+    }
 }
 
 /// What density knows of a setup before the first shot.

@@ -88,7 +88,7 @@ pub(super) enum Mark {
 /// A ship reported sunk without its cells (announced) is taken to be the line of wounded
 /// cells through the sinking shot, as long as the ship, that the shot ends; when no such line
 /// is seen its cells stay wounded. Under [`Sinking::None`] nothing is ever known to be sunk.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(super) struct Marks {
     m: Vec<Mark>,
     pub(super) seen: usize,
@@ -96,6 +96,28 @@ pub(super) struct Marks {
     /// started again from no shots (`restarted`).
     pub(super) changed: Vec<usize>,
     pub(super) restarted: bool,
+}
+
+impl Clone for Marks {
+    fn clone(&self) -> Marks {
+        let mut marks = Marks::default();
+        marks.clone_from(self);
+        marks
+    }
+
+    /// Copies into this one's buffers.
+    fn clone_from(&mut self, source: &Marks) {
+        let Marks {
+            m,
+            seen,
+            changed,
+            restarted,
+        } = source;
+        self.m.clone_from(m);
+        self.seen = *seen;
+        self.changed.clone_from(changed);
+        self.restarted = *restarted;
+    }
 }
 
 impl Marks {

@@ -146,6 +146,19 @@ impl Race {
     }
 }
 
+/// The buffers rollouts reuse from one layout to the next.
+#[derive(Default)]
+struct Scratch {
+    /// A game being played out, and its density.
+    game: Option<Game>,
+    density: Density,
+    /// The base's shots, and what it knew before each next one.
+    path: Vec<usize>,
+    known: Vec<Mark>,
+    /// Per cell: how many more times a candidate's game than the base's has fired there.
+    diff: Vec<i8>,
+}
+
 /// The die of a rollout's shot after `fired` shots. `density:50.1` draws from it only where
 /// its matrix is all zero (a sinking credited to the wrong cells has left no position for
 /// some ship), and then among the open cells; seeded by the shot's number, it makes a rollout
@@ -167,6 +180,7 @@ impl Pilot {
 
     /// The number of shots each candidate's game takes on `layout` (written to `out`, for the
     /// candidates still `alive`), or false when `layout` contradicts `shots`.
+    #[allow(clippy::too_many_arguments)]
     fn rollouts(
         &self,
         setup: &Setup,
@@ -175,6 +189,7 @@ impl Pilot {
         candidates: &[usize],
         alive: &[bool],
         out: &mut [f64],
+        scratch: &mut Scratch,
     ) -> bool {
         let mut game = Game::new(setup.clone(), layout);
         for s in shots {
@@ -183,12 +198,20 @@ impl Pilot {
             }
         }
         let cells = setup.dims.cells();
+        let Scratch {
+            game: g,
+            density: d,
+            path,
+            known,
+            diff,
+        } = scratch;
+        let g = g.get_or_insert_with(|| game.clone());
         // The base's game from here: its shots, and what it knew before each next one.
-        let mut path: Vec<usize> = Vec::with_capacity(cells);
-        let mut known: Vec<Mark> = Vec::with_capacity(cells * cells / 2);
+        path.clear();
+        known.clear();
         {
-            let mut g = game.clone();
-            let mut d = self.base.clone();
+            g.clone_from(&game);
+            d.clone_from(&self.base);
             let mut x = candidates[0];
             loop {
                 g.fire(x);
@@ -201,14 +224,13 @@ impl Pilot {
             }
             out[0] = g.shots().len() as f64;
         }
-        // Per cell: how many more times a candidate's game than the base's has fired there.
-        let mut diff = vec![0i8; cells];
+        diff.resize(cells, 0);
         for (k, &first) in candidates.iter().enumerate().skip(1) {
             if !alive[k] {
                 continue;
             }
-            let mut g = game.clone();
-            let mut d = self.base.clone();
+            g.clone_from(&game);
+            d.clone_from(&self.base);
             diff.iter_mut().for_each(|v| *v = 0);
             let mut unequal = 0i32;
             let mut x = first;
@@ -250,6 +272,7 @@ impl Pilot {
     ) -> Option<Race> {
         let mut race = Race::new(candidates.len());
         let mut out = vec![0.0; candidates.len()];
+        let mut scratch = Scratch::default();
         let mut drawn = 0usize;
         let (time_limit, cancel) = self.exact.limits();
         let deadline = time_limit.and_then(|t| std::time::Instant::now().checked_add(t));
@@ -270,7 +293,16 @@ impl Pilot {
             }
             let layout = self.kept.as_mut()?.sample(rng)?;
             drawn += 1;
-            if !self.rollouts(setup, layout, shots, candidates, &race.alive, &mut out) {
+            let alive = &race.alive;
+            if !self.rollouts(
+                setup,
+                layout,
+                shots,
+                candidates,
+                alive,
+                &mut out,
+                &mut scratch,
+            ) {
                 continue;
             }
             race.add(&out);
@@ -318,9 +350,11 @@ impl Shooter for Pilot {
         if listed.len() <= self.samples {
             let all = vec![true; candidates.len()];
             let mut out = vec![0.0; candidates.len()];
+            let mut scratch = Scratch::default();
             let mut sums = vec![0.0; candidates.len()];
             for layout in listed {
-                if self.rollouts(setup, layout, shots, &candidates, &all, &mut out) {
+                let (c, all) = (&candidates, &all);
+                if self.rollouts(setup, layout, shots, c, all, &mut out, &mut scratch) {
                     sums.iter_mut().zip(&out).for_each(|(s, o)| *s += o);
                 }
             }
