@@ -1,8 +1,9 @@
-//! Self-play speed: one game of each shooter against layouts drawn beforehand, on one core,
-//! and exact greedy's games and per-shot updates. Each timed game is checked to end with the
+//! Self-play speed: one game of each shooter against layouts drawn beforehand, on one core
+//! (the pilot's samplers are prepared on every core), and exact greedy's games and per-shot
+//! updates. Each timed game is checked to end with the
 //! whole fleet sunk, each heat map against the DP's count from scratch.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -46,6 +47,21 @@ fn games(c: &mut Criterion) {
             });
         });
     }
+    g.finish();
+    // The pilot's games take about a second: ten of them, one a sample.
+    let mut g = c.benchmark_group("pilot");
+    g.sample_size(10).sampling_mode(SamplingMode::Flat);
+    let shooter = ShooterKind::Pilot { samples: 800 };
+    g.bench_function(format!("standard game, {shooter}"), |b| {
+        let mut i = 0;
+        b.iter(|| {
+            let mut game = Game::new(setup.clone(), layouts[i % layouts.len()].clone());
+            let shots = play(&mut game, shooter, None, &mut rng);
+            assert!(game.is_over() && shots >= ship_cells && shots <= 100);
+            i += 1;
+            shots
+        });
+    });
     g.finish();
 }
 
