@@ -27,13 +27,15 @@ pub(super) type Run = (usize, Range<usize>);
 /// What the forward pass records for the backward pass, per layer and worker, in the order
 /// it met the states: which of the worker's stretches each state is in (within a stretch the
 /// states come in order), its number of successors, and per successor its index in the
-/// worker's next piece, with [`SHIP`] set when the move puts a ship on the cell. The
-/// backward pass replays it without the keys.
+/// worker's next piece, with [`SHIP`] set when the move puts a ship on the cell; for the
+/// sampler, per successor its [`Move::code`] too. The backward pass replays it without the
+/// keys.
 #[derive(Default)]
 pub(super) struct Trail {
     pub(super) stretches: Vec<u8>,
     pub(super) degrees: Vec<u8>,
     pub(super) edges: Vec<u32>,
+    pub(super) moves: Option<Vec<u16>>,
 }
 
 /// What the forward pass keeps of the layers it has passed.
@@ -43,8 +45,8 @@ pub(super) enum Keep {
     Nothing,
     /// The counts and the trails, for the backward pass.
     Trails,
-    /// The keys as well, for the sampler, which steps states again.
-    Keys,
+    /// The trails with each edge's move as well, for the sampler.
+    Moves,
 }
 
 /// The edge flag of a move that puts a ship on its cell.
@@ -186,7 +188,7 @@ impl DpEngine {
         }
         // Per successor in the order it came in: its slot in `gather`, and whether its move
         // puts a ship on the cell.
-        let mut slots: Vec<(u32, bool)> = Vec::with_capacity(64);
+        let mut slots: Vec<(u32, Move)> = Vec::with_capacity(64);
         let mut ok = true;
         let record = trail.is_some();
         self.for_each_group(layer, runs, |members| {
@@ -203,7 +205,7 @@ impl DpEngine {
                     self.step(piece.keys[i], cell, |k, mv| {
                         let slot = gather.push(k, n.clone());
                         if record {
-                            slots.push((slot, mv != Move::Water));
+                            slots.push((slot, mv));
                         }
                     });
                     if let Some(t) = trail.as_deref_mut() {
@@ -215,10 +217,13 @@ impl DpEngine {
             }
             ok &= gather.write(out, record);
             if let Some(t) = trail.as_deref_mut() {
-                t.edges.extend(slots.iter().map(|&(slot, ship)| {
+                t.edges.extend(slots.iter().map(|&(slot, mv)| {
                     let i = gather.position(slot);
-                    if ship { i | SHIP } else { i }
+                    if mv != Move::Water { i | SHIP } else { i }
                 }));
+                if let Some(moves) = &mut t.moves {
+                    moves.extend(slots.iter().map(|&(_, mv)| mv.code()));
+                }
             }
         });
         ok
@@ -287,7 +292,12 @@ impl DpEngine {
                         keys: spare_keys.pop().unwrap_or_default(),
                         counts: spare_counts.pop().unwrap_or_default(),
                     };
-                    (runs, g, piece, Trail::default())
+                    let moves = (what == Keep::Moves).then(Vec::new);
+                    let trail = Trail {
+                        moves,
+                        ..Trail::default()
+                    };
+                    (runs, g, piece, trail)
                 })
                 .collect();
             let done = run(work, |(runs, mut gather, mut piece, mut trail)| {
@@ -315,21 +325,22 @@ impl DpEngine {
                 cell_trails.push(t);
             }
             let mut previous = std::mem::replace(&mut current, Layer { pieces });
-            if what != Keep::Keys {
-                // The backward pass follows the trails, without the keys.
-                spare_keys.extend(
-                    previous
-                        .pieces
-                        .iter_mut()
-                        .map(|p| std::mem::take(&mut p.keys)),
-                );
-            }
+            // The backward pass follows the trails, without the keys.
+            spare_keys.extend(
+                previous
+                    .pieces
+                    .iter_mut()
+                    .map(|p| std::mem::take(&mut p.keys)),
+            );
             if keep {
                 held += layer_bytes(&previous)
                     + cell_trails
                         .iter()
                         .map(|t| {
-                            t.stretches.capacity() + t.degrees.capacity() + 4 * t.edges.capacity()
+                            t.stretches.capacity()
+                                + t.degrees.capacity()
+                                + 4 * t.edges.capacity()
+                                + t.moves.as_ref().map_or(0, |m| 2 * m.capacity())
                         })
                         .sum::<usize>();
                 if held > budget {

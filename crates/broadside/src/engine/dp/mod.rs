@@ -203,8 +203,8 @@ impl DpEngine {
     }
 
     /// Prepares exact uniform sampling: the forward and backward passes, keeping every
-    /// layer's keys, completions and trails (about 30 bytes a state; the empty 10x10 board
-    /// has some 1.7e7 states).
+    /// transition with the number of layouts it leads to (16 bytes a transition, about 30
+    /// a state; the empty 10x10 board has some 1.7e7 states).
     ///
     /// Past the DP's memory limit ([`crate::engine::DP_MEMORY_LIMIT`]) this is
     /// [`CountError::Memory`].
@@ -225,28 +225,20 @@ impl DpEngine {
             time_limit,
             ..CountOptions::default()
         };
-        let (mut layers, trails, total) = match self.forward::<u64>(&opts, Keep::Keys) {
+        let (layers, trails, total) = match self.forward::<u64>(&opts, Keep::Moves) {
             Ok(x) => x,
             Err(Err(_)) => return Ok(None),
             Err(Ok(e)) => return Err(e),
         };
         let (_, completions, links) = self.marginals(&layers, &trails, true)?;
-        for (layer, b) in layers.iter_mut().zip(completions) {
-            for (piece, b) in layer.pieces.iter_mut().zip(b) {
-                piece.counts = b;
-            }
-        }
-        let edges = trails
-            .into_iter()
-            .map(|(_, t)| t.into_iter().map(|t| t.edges).collect())
-            .collect();
-        Ok(Some(DpSampler {
-            dp: self,
-            layers,
+        drop(layers);
+        Ok(Some(DpSampler::new(
+            self,
+            trails,
+            completions,
             links,
-            edges,
             total,
-        }))
+        )))
     }
 
     /// Counts layouts, and per-cell counts when `opts.per_cell`, on every core when

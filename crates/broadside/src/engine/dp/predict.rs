@@ -256,9 +256,13 @@ mod tests {
                 }
                 let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
                 let (layers, _, _) = dp
-                    .forward::<u64>(&CountOptions::default(), Keep::Keys)
+                    .forward::<u64>(&CountOptions::default(), Keep::Trails)
                     .unwrap_or_else(|_| panic!("the forward pass runs"));
-                let states: usize = layers[..layers.len() - 1].iter().map(|l| l.len()).sum();
+                let states: usize = layers[..layers.len() - 1]
+                    .iter()
+                    .flat_map(|l| &l.pieces)
+                    .map(|p| p.counts.len())
+                    .sum();
                 let predicted = dp.predicted_states();
                 let ratio = predicted / states as f64;
                 assert!(

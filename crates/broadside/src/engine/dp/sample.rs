@@ -1,29 +1,120 @@
 //! Exact uniform sampling through the DP's layers.
 
 use super::DpEngine;
-use super::forward::{Layer, SHIP, unlink};
+use super::forward::{Run, SHIP, Trail, run, unlink};
 use super::state::{Dir, Move};
 use crate::layout::{Layout, Ship};
+
+/// A transition as the sampler keeps it: the number of layouts it leads to, where the
+/// transitions of the state it reaches start in the next cell's list, the ship it starts
+/// ([`Move::code`]), and whether it is its state's last.
+#[derive(Clone, Copy)]
+pub(super) struct Edge {
+    weight: u64,
+    next: u32,
+    ship: u16,
+    last: bool,
+}
 
 /// Exact uniform sampling of layouts through the DP's layers: from the first cell on, each
 /// transition is taken with probability proportional to the completions of the state it
 /// reaches, so every layout is drawn with probability exactly 1 / (number of layouts).
 ///
-/// The walk follows the forward pass's trails: a state's successors are the edges of its
-/// trail, in the order the DP makes its moves, so no state is searched for.
+/// Per cell, the transitions of every state are kept side by side, each with all a step
+/// needs (the state it reaches is the place where that state's transitions start), so a
+/// step reads one place in memory and steps no state again.
 pub struct DpSampler {
     pub(super) dp: DpEngine,
-    /// Per layer, its pieces of sorted keys with each state's completions.
-    pub(super) layers: Vec<Layer>,
-    /// Per layer and piece, where each state's edges start in the trail of the worker that
-    /// met it; that worker is the one whose stretches hold the state.
-    pub(super) links: Vec<Vec<Vec<u64>>>,
-    /// Per cell and worker, the edges of the forward trail.
-    pub(super) edges: Vec<Vec<Vec<u32>>>,
-    pub(super) total: u128,
+    /// Per cell, the transitions of its states, state by state.
+    edges: Vec<Vec<Edge>>,
+    /// Where the first state's transitions start.
+    first: u32,
+    total: u128,
 }
 
 impl DpSampler {
+    /// The sampler of the forward pass's `trails` (with their moves), the backward pass's
+    /// `completions` and `links` of every layer, and the `total`. Each cell's trails and the
+    /// next layer's completions and links are let go once the cell is built.
+    pub(super) fn new(
+        dp: DpEngine,
+        trails: Vec<(Vec<Vec<Run>>, Vec<Trail>)>,
+        completions: Vec<Vec<Vec<u64>>>,
+        links: Vec<Vec<Vec<u64>>>,
+        total: u128,
+    ) -> DpSampler {
+        // Where each worker's transitions start in a cell's list.
+        let starts: Vec<Vec<usize>> = trails
+            .iter()
+            .map(|(_, workers)| {
+                let mut at = 0;
+                workers
+                    .iter()
+                    .map(|t| {
+                        at += t.edges.len();
+                        at - t.edges.len()
+                    })
+                    .collect()
+            })
+            .collect();
+        let place = |cell: usize, link: u64| {
+            let (worker, at) = unlink(link);
+            u32::try_from(starts[cell][worker] + at)
+                .expect("a cell's transitions fit the memory limit")
+        };
+        let first = links
+            .first()
+            .and_then(|layer| layer.first())
+            .and_then(|piece| piece.first())
+            .map_or(0, |&link| place(0, link));
+        // Each cell with its trails, and the completions and links of the next layer; the
+        // cells are built on every core, each letting go of its part once built.
+        let cells = trails.len();
+        let next_links = links
+            .into_iter()
+            .skip(1)
+            .map(Some)
+            .chain(std::iter::repeat_with(|| None));
+        let work: Vec<_> = trails
+            .into_iter()
+            .zip(completions.into_iter().skip(1))
+            .zip(next_links)
+            .take(cells)
+            .enumerate()
+            .collect();
+        let edges = run(work, |(cell, (((_, workers), counts), next_links))| {
+            let mut out = Vec::with_capacity(workers.iter().map(|t| t.edges.len()).sum());
+            // Worker `w` made piece `w` of the next layer, where all its successors are.
+            for (w, t) in workers.into_iter().enumerate() {
+                let moves = t
+                    .moves
+                    .expect("the sampler's forward pass records the moves");
+                let mut k = 0;
+                for &degree in &t.degrees {
+                    for d in 0..degree {
+                        let j = (t.edges[k] & !SHIP) as usize;
+                        out.push(Edge {
+                            weight: counts[w][j],
+                            next: next_links
+                                .as_ref()
+                                .map_or(0, |l: &Vec<Vec<u64>>| place(cell + 1, l[w][j])),
+                            ship: moves[k],
+                            last: d + 1 == degree,
+                        });
+                        k += 1;
+                    }
+                }
+            }
+            out
+        });
+        DpSampler {
+            dp,
+            edges,
+            first,
+            total,
+        }
+    }
+
     /// The number of layouts sampled from.
     pub fn count(&self) -> u128 {
         self.total
@@ -36,37 +127,29 @@ impl DpSampler {
             return None;
         }
         let d = self.dp.dims;
-        // The state: its piece and index in the layer.
-        let (mut q, mut i) = (0, 0);
+        let mut at = self.first as usize;
         let mut ships = Vec::new();
-        let mut options: Vec<((usize, usize), Move, u64)> = Vec::with_capacity(8);
-        for cell in 0..d.cells() {
-            options.clear();
-            let key = self.layers[cell].pieces[q].keys[i];
-            let (worker, at) = unlink(self.links[cell][q][i]);
-            let edges = &self.edges[cell][worker][at..];
-            let next = &self.layers[cell + 1].pieces[worker];
-            // The moves come in the order the forward pass recorded their edges.
-            let mut k = 0;
-            self.dp.step(key, cell, |_, mv| {
-                let j = (edges[k] & !SHIP) as usize;
-                options.push(((worker, j), mv, next.counts[j]));
-                k += 1;
-            });
-            let sum: u64 = options.iter().map(|o| o.2).sum();
-            let mut r = rng.random_range(0..sum);
-            let &(state, mv, _) = options
+        for (cell, edges) in self.edges.iter().enumerate() {
+            let edges = &edges[at..];
+            let degree = edges
                 .iter()
-                .find(|o| {
-                    if r < o.2 {
+                .position(|e| e.last)
+                .map_or(edges.len(), |k| k + 1);
+            let options = &edges[..degree];
+            let sum: u64 = options.iter().map(|e| e.weight).sum();
+            let mut r = rng.random_range(0..sum);
+            let e = options
+                .iter()
+                .find(|e| {
+                    if r < e.weight {
                         true
                     } else {
-                        r -= o.2;
+                        r -= e.weight;
                         false
                     }
                 })
                 .expect("r is below the sum");
-            if let Move::Start(ty, dir) = mv {
+            if let Some((ty, dir)) = Move::start_of(e.ship) {
                 let len = self.dp.lens[ty];
                 let step = match dir {
                     Dir::Single | Dir::Across => 1,
@@ -77,7 +160,7 @@ impl DpSampler {
                     cells: (0..len).map(|i| cell + i * step).collect(),
                 });
             }
-            (q, i) = state;
+            at = e.next as usize;
         }
         Some(Layout { ships })
     }

@@ -178,6 +178,24 @@ pub(super) enum Move {
     Start(usize, Dir),
 }
 
+impl Move {
+    /// The move in 16 bits, as the sampler keeps it: 0 for no ship starting here, else
+    /// `1 + 3 * type + direction`.
+    pub(super) fn code(self) -> u16 {
+        match self {
+            Move::Water | Move::Continue => 0,
+            Move::Start(ty, dir) => 1 + 3 * ty as u16 + dir as u16,
+        }
+    }
+
+    /// The ship a [`Move::code`] starts: its type and direction.
+    pub(super) fn start_of(code: u16) -> Option<(usize, Dir)> {
+        let c = code.checked_sub(1)?;
+        let dir = [Dir::Single, Dir::Across, Dir::Down][usize::from(c % 3)];
+        Some((usize::from(c / 3), dir))
+    }
+}
+
 /// The direction a ship starting at a cell runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Dir {
