@@ -3,7 +3,8 @@
 //! updates. Each timed game is checked to end with the
 //! whole fleet sunk, each heat map against the DP's count from scratch.
 
-use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -18,6 +19,19 @@ fn games(c: &mut Criterion) {
     let mut rng = StdRng::seed_from_u64(1);
     let layouts: Vec<_> = (0..200).map(|_| placer.place(&mut rng).unwrap()).collect();
     let ship_cells = setup.fleet.cell_count();
+    // One game a run, against the layouts in turn, checked to end with the fleet sunk.
+    let mut time = |g: &mut BenchmarkGroup<WallTime>, shooter: ShooterKind| {
+        g.bench_function(format!("standard game, {shooter}"), |b| {
+            let mut i = 0;
+            b.iter(|| {
+                let mut game = Game::new(setup.clone(), layouts[i % layouts.len()].clone());
+                let shots = play(&mut game, shooter, None, &mut rng);
+                assert!(game.is_over() && shots >= ship_cells && shots <= 100);
+                i += 1;
+                shots
+            });
+        });
+    };
     let mut g = c.benchmark_group("play");
     g.sample_size(20);
     for shooter in [
@@ -36,32 +50,13 @@ fn games(c: &mut Criterion) {
             small: 0,
         },
     ] {
-        g.bench_function(format!("standard game, {shooter}"), |b| {
-            let mut i = 0;
-            b.iter(|| {
-                let mut game = Game::new(setup.clone(), layouts[i % layouts.len()].clone());
-                let shots = play(&mut game, shooter, None, &mut rng);
-                assert!(game.is_over() && shots >= ship_cells && shots <= 100);
-                i += 1;
-                shots
-            });
-        });
+        time(&mut g, shooter);
     }
     g.finish();
     // The pilot's games take about a second: ten of them, one a sample.
     let mut g = c.benchmark_group("pilot");
     g.sample_size(10).sampling_mode(SamplingMode::Flat);
-    let shooter = ShooterKind::Pilot { samples: 800 };
-    g.bench_function(format!("standard game, {shooter}"), |b| {
-        let mut i = 0;
-        b.iter(|| {
-            let mut game = Game::new(setup.clone(), layouts[i % layouts.len()].clone());
-            let shots = play(&mut game, shooter, None, &mut rng);
-            assert!(game.is_over() && shots >= ship_cells && shots <= 100);
-            i += 1;
-            shots
-        });
-    });
+    time(&mut g, ShooterKind::Pilot { samples: 800 });
     g.finish();
 }
 
