@@ -245,3 +245,64 @@ fn grids_drawn_on_every_core_are_uniform_and_fixed_by_the_seed() {
     let mut out = vec![false; 8];
     assert_eq!(fill_grids(&s, 1, &mut out).unwrap_err().drawn, 0);
 }
+
+/// The uniform sampler draws by rejection from [`rejection_from`] layouts on, and that is the
+/// least count where the predicted acceptance reaches the threshold; a count to a limit on
+/// every core stops at the limit, so a state with billions of layouts is known to be drawn by
+/// rejection without counting them all.
+#[test]
+fn rejection_is_chosen_from_the_least_count_that_reaches_its_acceptance() {
+    use broadside::sample::{REJECTION_MIN_ACCEPTANCE, predicted_acceptance, rejection_from};
+    use broadside::{CountOptions, Stop};
+    // The empty standard board: 15,046,987,768 layouts, acceptance about 0.39.
+    let empty = problem("size: 10x10\nfleet: 5 4 3 3 2\nrules: touch\n");
+    let enough = rejection_from(&empty);
+    assert!(predicted_acceptance(&empty, enough) >= REJECTION_MIN_ACCEPTANCE);
+    assert!(predicted_acceptance(&empty, enough - 1) < REJECTION_MIN_ACCEPTANCE);
+    assert!(enough < 15_046_987_768 / 10, "{enough}");
+    for parallel in [false, true] {
+        let opts = |limit| CountOptions {
+            limit,
+            parallel,
+            ..CountOptions::default()
+        };
+        let r = Enumerator::new(&empty).count(&opts(Some(enough))).unwrap();
+        assert_eq!((r.count, r.stopped), (enough, Some(Stop::Limit)));
+        assert!(!r.complete);
+        // A limit past the count is no limit.
+        let small = problem("size: 6x6\nfleet: 4 3 2\nrules: touch\n");
+        let all = Enumerator::new(&small).count(&opts(None)).unwrap();
+        let r = Enumerator::new(&small)
+            .count(&opts(Some(all.count + 1)))
+            .unwrap();
+        assert!(
+            r.complete && r.count == all.count,
+            "{} {}",
+            r.count,
+            all.count
+        );
+    }
+    // The method is the one the exact count gives, whether the count stopped early or not.
+    let mut rejections = 0;
+    for p in [
+        empty,
+        problem("size: 8x8\nfleet: 4 3 3 2 2 2\nrules: no-touch\n"),
+        problem(
+            "size: 10x10\nfleet: 5 4 3 3 2\nrules: touch\nsinking: announced\nshots:\nB3 hit\nA3 hit\nC3 sunk 3\n",
+        ),
+    ] {
+        let layouts = Engine::Auto
+            .count(&p, &CountOptions::default())
+            .unwrap()
+            .count;
+        let rejection = predicted_acceptance(&p, layouts) >= REJECTION_MIN_ACCEPTANCE;
+        let method = Sampler::new(p, SamplerKind::Uniform).unwrap().method();
+        assert_eq!(
+            method == "rejection",
+            rejection,
+            "{layouts} layouts: {method}"
+        );
+        rejections += usize::from(rejection);
+    }
+    assert!((1..3).contains(&rejections), "both ways are tried");
+}

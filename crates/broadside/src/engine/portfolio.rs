@@ -401,9 +401,34 @@ pub fn count_with_dp(
     dp: DpEngine,
     opts: &CountOptions,
 ) -> Result<CountResult, CountError> {
+    count_planned(problem, dp, opts, None)
+}
+
+/// A count for a choice that only asks whether `problem` has at least `enough` layouts: as
+/// `Engine::Auto` counts, except that where the enumerator counts it stops once it has
+/// counted `enough` ([`Stop::Limit`]); the DP counts everything in any case.
+pub fn count_past(
+    problem: &Problem,
+    enough: u128,
+    opts: &CountOptions,
+) -> Result<CountResult, CountError> {
+    match DpEngine::new(problem) {
+        Ok(dp) => count_planned(problem, dp, opts, Some(enough)),
+        Err(_) => super::Engine::Auto.count(problem, opts),
+    }
+}
+
+/// [`count_with_dp`], the enumerator stopping at `enough` layouts when given.
+fn count_planned(
+    problem: &Problem,
+    dp: DpEngine,
+    opts: &CountOptions,
+    enough: Option<u128>,
+) -> Result<CountResult, CountError> {
     let start = Instant::now();
     let enumerator = |time_limit| {
         Enumerator::new(problem).count(&CountOptions {
+            limit: enough,
             time_limit,
             per_cell: opts.per_cell,
             parallel: opts.parallel,

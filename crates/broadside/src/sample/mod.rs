@@ -75,6 +75,40 @@ pub fn predicted_acceptance(problem: &Problem, layouts: u128) -> f64 {
     p.min(1.0)
 }
 
+/// The fewest layouts for which [`predicted_acceptance`] reaches
+/// [`REJECTION_MIN_ACCEPTANCE`], where the uniform sampler draws by rejection (the
+/// acceptance grows with the layouts, so any count from this one on gives the same choice);
+/// `u128::MAX` where none does.
+pub fn rejection_from(problem: &Problem) -> u128 {
+    let enough = |n: u128| predicted_acceptance(problem, n) >= REJECTION_MIN_ACCEPTANCE;
+    let per_layout = predicted_acceptance(problem, 1).max(f64::MIN_POSITIVE);
+    // A guess from the quotient, then the least such count by doubling and bisection.
+    let guess = (REJECTION_MIN_ACCEPTANCE / per_layout).ceil();
+    let mut lo = 0u128;
+    let mut hi = if guess < 1e36 {
+        (guess as u128).max(1)
+    } else {
+        u128::MAX
+    };
+    while !enough(hi) {
+        if hi == u128::MAX {
+            return u128::MAX;
+        }
+        lo = hi;
+        hi = hi.saturating_mul(2);
+    }
+    // `hi` is enough and `lo` is not (0 never is): the least lies in (lo, hi].
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if enough(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
 /// The samplers broadside has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -195,7 +229,14 @@ impl Sampler {
             cancel,
             ..crate::CountOptions::default()
         };
-        let r = crate::Engine::Auto.count(&problem, &opts)?;
+        // Rejection is chosen from a number of layouts on: where the enumerator is the
+        // engine that counts, it stops there, which is all the choice needs (an early state
+        // of a game has billions of layouts, and rejection draws it well).
+        let enough = rejection_from(&problem);
+        let r = crate::engine::portfolio::count_past(&problem, enough, &opts)?;
+        if r.stopped == Some(crate::Stop::Limit) && r.count >= enough {
+            return Ok(Sampler::with(problem, kind, Inner::Draws, time_limit));
+        }
         if !r.complete {
             return Err(SampleError::Time);
         }

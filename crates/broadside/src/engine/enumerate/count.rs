@@ -445,7 +445,9 @@ impl<const N: usize> Tables<N> {
                 engine: crate::engine::EngineKind::Enum,
             })
         };
-        if opts.limit.is_some() || !opts.parallel {
+        // Per-cell counts under a limit must be those of exactly the layouts reported, which
+        // only a search on one thread knows.
+        if (opts.limit.is_some() && want_cells) || !opts.parallel {
             return sequential(&mut new_ctl(opts.limit));
         }
         // A small count is over before threads would start on it (they cost tens of
@@ -455,12 +457,12 @@ impl<const N: usize> Tables<N> {
         let r = sequential(&mut Ctl {
             deadline: Some(deadline.map_or(trial, |d| d.min(trial))),
             stop: &trial_stop,
-            ..new_ctl(None)
+            ..new_ctl(opts.limit)
         })?;
-        if r.complete {
+        if r.complete || r.stopped == Some(Stop::Limit) {
             return Ok(r);
         }
-        self.count_subtrees(self.frontier(256), opts, deadline, &stop)
+        self.count_subtrees(self.frontier(256), opts, deadline, &stop, opts.limit)
     }
 
     /// Counts the layouts under subtrees `part`, `part + parts`, `part + 2 * parts`, ... of
@@ -481,18 +483,23 @@ impl<const N: usize> Tables<N> {
         let deadline = opts.time_limit.and_then(|t| Instant::now().checked_add(t));
         let stop = AtomicBool::new(false);
         on_deep_stack(self.depth(), || {
-            self.count_subtrees(tasks, opts, deadline, &stop)
+            self.count_subtrees(tasks, opts, deadline, &stop, None)
         })
     }
 
     /// Counts the completions of `tasks` on every core, summed.
+    ///
+    /// Under a `limit`, the subtrees stop once those counted reach it (no subtree starts, the
+    /// ones under way stop), and the count is the limit.
     fn count_subtrees(
         &self,
         tasks: Vec<State<N>>,
         opts: &CountOptions,
         deadline: Option<Instant>,
         stop: &AtomicBool,
+        limit: Option<u128>,
     ) -> Result<CountResult, CountError> {
+        let counted = std::sync::Mutex::new(0u128);
         let ncells = self.board.len() as usize;
         let want_cells = opts.per_cell;
         let new_ctl = || Ctl {
@@ -524,6 +531,13 @@ impl<const N: usize> Tables<N> {
                 if let Some(p) = &opts.progress {
                     p(d, total);
                 }
+                if let Some(l) = limit {
+                    let mut c = counted.lock().unwrap_or_else(|e| e.into_inner());
+                    *c = c.saturating_add(ctl.found);
+                    if *c >= l {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
                 (ctl.found, ctl.reason, ctl.overflow, cells)
             })
             .collect();
@@ -541,6 +555,12 @@ impl<const N: usize> Tables<N> {
                     *a = a.checked_add(b).ok_or(CountError::Overflow)?;
                 }
             }
+        }
+        if let Some(l) = limit
+            && count >= l
+        {
+            count = l;
+            stopped = Some(Stop::Limit);
         }
         Ok(CountResult {
             count,
