@@ -186,8 +186,7 @@ impl DpEngine {
             t.degrees.reserve(n);
             t.edges.reserve(2 * n);
         }
-        // Per successor in the order it came in: its slot in `gather`, and whether its move
-        // puts a ship on the cell.
+        // Per successor in the order it came in: its slot in `gather`, and its move.
         let mut slots: Vec<(u32, Move)> = Vec::with_capacity(64);
         let mut ok = true;
         let record = trail.is_some();
