@@ -9,7 +9,7 @@ use crate::layout::{Layout, Ship};
 /// transitions of the state it reaches start in the next cell's list, the ship it starts
 /// ([`Move::code`]), and whether it is its state's last.
 #[derive(Clone, Copy)]
-pub(super) struct Edge {
+struct Edge {
     weight: u64,
     next: u32,
     ship: u16,
@@ -24,7 +24,7 @@ pub(super) struct Edge {
 /// needs (the state it reaches is the place where that state's transitions start), so a
 /// step reads one place in memory and steps no state again.
 pub struct DpSampler {
-    pub(super) dp: DpEngine,
+    dp: DpEngine,
     /// Per cell, the transitions of its states, state by state.
     edges: Vec<Vec<Edge>>,
     /// Where the first state's transitions start.
