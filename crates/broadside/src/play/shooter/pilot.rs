@@ -24,12 +24,13 @@
 //! layout, which checks that), which keeps the draws uniform over the layouts consistent with
 //! the shots. The sampler is prepared again once fewer than [`KEEP_RATE`] of its layouts are
 //! kept. Two rollouts that reach the same shots and the same knowledge of the board go on
-//! alike, so a candidate's game is cut short once it meets the base's.
+//! alike, so a candidate's game is cut short once it meets the base's; and the base's choices
+//! along the reports a rollout met are kept ([`Choices`]) for the decision's other layouts.
 //!
 //! Every draw comes from the game's RNG, so a game is fixed by its seed, whatever the
 //! machine or the number of threads. The cost is at most `samples` times the candidates'
-//! games a shot: on the standard game `pilot:800` takes about 1 s a game on two cores, 1.7 s
-//! of CPU (docs/PERFORMANCE.md).
+//! games a shot: on the standard game `pilot:800` takes about 0.8 s a game on two cores
+//! (docs/PERFORMANCE.md).
 
 use rand::{Rng, SeedableRng};
 
@@ -146,17 +147,105 @@ impl Race {
     }
 }
 
-/// The buffers rollouts reuse from one layout to the next.
-#[derive(Default)]
+/// The base policy's choices met so far in one decision's rollouts, as a tree: a rollout's
+/// game is a path from its candidate's root, one step per shot's report, and the base's next
+/// shot is a function of that path (its die is seeded by the shot's number), as is what it
+/// knows of each cell there. About half the choices of a race are met again on other
+/// layouts; the tree gives them, and the knowledge the rollouts compare, without bringing
+/// the matrix up to date: a rollout's matrix catches up with all the shots since at the next
+/// choice the tree has not met.
+struct Choices {
+    /// The cells of the board.
+    cells: usize,
+    /// Per node: its first child, the shot chosen there ([`Choices::UNKNOWN`] until chosen),
+    /// its next sibling, and the report that leads to it.
+    first: Vec<u32>,
+    choice: Vec<u32>,
+    sibling: Vec<u32>,
+    report: Vec<ShotResult>,
+    /// Per node (`cells` marks each, from its choice on): what the base knew there.
+    known: Vec<Mark>,
+}
+
+impl Choices {
+    const NONE: u32 = u32::MAX;
+    const UNKNOWN: u32 = u32::MAX;
+
+    /// A tree with one root per candidate (node `k` for candidate `k`) on a board of `cells`.
+    fn new(candidates: usize, cells: usize) -> Choices {
+        Choices {
+            cells,
+            first: vec![Self::NONE; candidates],
+            choice: vec![Self::UNKNOWN; candidates],
+            sibling: vec![Self::NONE; candidates],
+            report: vec![ShotResult::Miss; candidates],
+            known: vec![Mark::Open; candidates * cells],
+        }
+    }
+
+    /// The node reached from `node` by a shot that reported `report`, made if new.
+    fn child(&mut self, node: u32, report: &ShotResult) -> u32 {
+        let mut at = self.first[node as usize];
+        while at != Self::NONE {
+            if self.report[at as usize] == *report {
+                return at;
+            }
+            at = self.sibling[at as usize];
+        }
+        let new = self.first.len() as u32;
+        self.first.push(Self::NONE);
+        self.choice.push(Self::UNKNOWN);
+        self.sibling.push(self.first[node as usize]);
+        self.report.push(report.clone());
+        self.known.resize(self.known.len() + self.cells, Mark::Open);
+        self.first[node as usize] = new;
+        new
+    }
+
+    /// The base's next shot at `node`, reached by `g`'s shots: the one chosen there before,
+    /// else `d`'s choice, kept with what `d` knew.
+    fn choose(&mut self, node: u32, setup: &Setup, g: &Game, d: &mut Density) -> usize {
+        let n = node as usize;
+        if self.choice[n] == Self::UNKNOWN {
+            let x = d.choose(setup, g.shots(), &mut dice(g.shots().len()));
+            self.choice[n] = x as u32;
+            self.known[n * self.cells..(n + 1) * self.cells].copy_from_slice(d.known());
+        }
+        self.choice[n] as usize
+    }
+
+    /// What the base knew at `node` (a node with a choice).
+    fn known(&self, node: u32) -> &[Mark] {
+        let n = node as usize;
+        &self.known[n * self.cells..(n + 1) * self.cells]
+    }
+}
+
+/// The buffers rollouts reuse from one layout to the next, and the choices met.
 struct Scratch {
     /// A game being played out, and its density.
     game: Option<Game>,
     density: Density,
-    /// The base's shots, and what it knew before each next one.
+    /// The base's shots, and its node of `choices` before each next one.
     path: Vec<usize>,
-    known: Vec<Mark>,
+    nodes: Vec<u32>,
     /// Per cell: how many more times a candidate's game than the base's has fired there.
     diff: Vec<i8>,
+    choices: Choices,
+}
+
+impl Scratch {
+    /// Empty buffers for the rollouts of `candidates` cells on a board of `cells`.
+    fn new(candidates: usize, cells: usize) -> Scratch {
+        Scratch {
+            game: None,
+            density: Density::default(),
+            path: Vec::new(),
+            nodes: Vec::new(),
+            diff: Vec::new(),
+            choices: Choices::new(candidates, cells),
+        }
+    }
 }
 
 /// The die of a rollout's shot after `fired` shots. `density:50.1` draws from it only where
@@ -202,25 +291,28 @@ impl Pilot {
             game: g,
             density: d,
             path,
-            known,
+            nodes,
             diff,
+            choices,
         } = scratch;
         let g = g.get_or_insert_with(|| game.clone());
         // The base's game from here: its shots, and what it knew before each next one.
         path.clear();
-        known.clear();
+        nodes.clear();
         {
             g.clone_from(&game);
             d.clone_from(&self.base);
             let mut x = candidates[0];
+            let mut node = 0;
             loop {
                 g.fire(x);
                 path.push(x);
                 if g.is_over() {
                     break;
                 }
-                x = d.choose(setup, g.shots(), &mut dice(g.shots().len()));
-                known.extend_from_slice(d.known());
+                node = choices.child(node, &g.shots()[g.shots().len() - 1].result);
+                x = choices.choose(node, setup, g, d);
+                nodes.push(node);
             }
             out[0] = g.shots().len() as f64;
         }
@@ -235,6 +327,7 @@ impl Pilot {
             let mut unequal = 0i32;
             let mut x = first;
             let mut step = 0;
+            let mut node = k as u32;
             out[k] = loop {
                 g.fire(x);
                 let same_shots = step < path.len() && {
@@ -248,10 +341,11 @@ impl Pilot {
                 if g.is_over() {
                     break g.shots().len() as f64;
                 }
-                x = d.choose(setup, g.shots(), &mut dice(g.shots().len()));
+                node = choices.child(node, &g.shots()[g.shots().len() - 1].result);
+                x = choices.choose(node, setup, g, d);
                 // The same shots fired and the same knowledge of every cell: the two games
                 // go on alike, and end together.
-                if same_shots && d.known() == &known[step * cells..(step + 1) * cells] {
+                if same_shots && choices.known(node) == choices.known(nodes[step]) {
                     break out[0];
                 }
                 step += 1;
@@ -272,7 +366,7 @@ impl Pilot {
     ) -> Option<Race> {
         let mut race = Race::new(candidates.len());
         let mut out = vec![0.0; candidates.len()];
-        let mut scratch = Scratch::default();
+        let mut scratch = Scratch::new(candidates.len(), setup.dims.cells());
         let mut drawn = 0usize;
         let (time_limit, cancel) = self.exact.limits();
         let deadline = time_limit.and_then(|t| std::time::Instant::now().checked_add(t));
@@ -350,7 +444,7 @@ impl Shooter for Pilot {
         if listed.len() <= self.samples {
             let all = vec![true; candidates.len()];
             let mut out = vec![0.0; candidates.len()];
-            let mut scratch = Scratch::default();
+            let mut scratch = Scratch::new(candidates.len(), setup.dims.cells());
             let mut sums = vec![0.0; candidates.len()];
             for layout in listed {
                 let (c, all) = (&candidates, &all);
