@@ -56,7 +56,7 @@ fn games(c: &mut Criterion) {
     // The pilot's games take about a second: ten of them, one a sample.
     let mut g = c.benchmark_group("pilot");
     g.sample_size(10).sampling_mode(SamplingMode::Flat);
-    time(&mut g, ShooterKind::Pilot { samples: 800 });
+    time(&mut g, "pilot:800".parse().expect("a shooter"));
     g.finish();
 }
 

@@ -5,12 +5,15 @@
 #   benches/results.sh play       play the cheap shooters' runs again and rewrite the files
 #                                 (100,000 games each; a few minutes on 2 cores)
 #   benches/results.sh play-exact play the exact shooters' runs (20,000 games each; hours)
-#   benches/results.sh play-pilot FIRST GAMES
-#                                 play games FIRST+1 to FIRST+GAMES of pilot:800 on the standard
-#                                 game (about 2 s a game on 2 cores) into parts under
-#                                 target/pilot-parts/, resuming a part cut short, and put every
-#                                 part there and the committed games together as the results
-#                                 file (8,381 games are committed: play-pilot 8381 11619 ends it)
+#   benches/results.sh play-pilot [VARIANT] [pilot:N[.C]] FIRST GAMES
+#                                 play games FIRST+1 to FIRST+GAMES of a pilot shooter
+#                                 (pilot:800 unless named) under a rule variant
+#                                 (touch-announced, the standard game, unless named; pilot:800
+#                                 takes about 1 s a game on 2 cores) into parts under
+#                                 target/pilot-parts/VARIANT-SHOOTER/, resuming a part cut short,
+#                                 and put every part there and the committed games together as
+#                                 the results file (docs/results/VARIANT-pilot-800.json for
+#                                 pilot:800)
 #
 # Each file is `broadside simulate ... --shots FILE` of one shooter under one rule variant,
 # seed 1; every file of a variant holds the same boards, so any two are paired.
@@ -48,16 +51,23 @@ case ${1:-table} in
   play) play 100000 "${cheap[@]}" ;;
   play-exact) play 20000 "${exact[@]}" ;;
   play-pilot)
-    first=${2:?FIRST}; games=${3:?GAMES}
-    parts=target/pilot-parts
+    shift
+    v=touch-announced
+    if [ -n "$(rules_of "${1:-}")" ]; then v=$1; shift; fi
+    shooter=pilot:800
+    case ${1:-} in pilot:*) shooter=$1; shift ;; esac
+    first=${1:?FIRST}; games=${2:?GAMES}
+    name=$v-${shooter//:/-}
+    parts=target/pilot-parts/$name
+    file=$dir/$name.json
     mkdir -p "$parts"
     # The committed games are the first part (the next begins at FIRST = their count).
-    [ -e "$parts/committed.json" ] || cp "$dir/touch-announced-pilot-800.json" "$parts/committed.json"
+    if [ -e "$file" ] && [ ! -e "$parts/committed.json" ]; then cp "$file" "$parts/committed.json"; fi
     # shellcheck disable=SC2046
-    "$bin" simulate --shooter pilot:800 --seed 1 --size 10x10 --fleet "5 4 3 3 2" \
-      $(rules_of touch-announced) --first "$first" --games "$games" \
+    "$bin" simulate --shooter "$shooter" --seed 1 --size 10x10 --fleet "5 4 3 3 2" \
+      $(rules_of "$v") --first "$first" --games "$games" \
       --out "$parts/$first.jsonl" --shots "$parts/$first.json" --resume
-    "$bin" summarize "$parts"/*.json --save "$dir/touch-announced-pilot-800.json"
+    "$bin" summarize "$parts"/*.json --save "$file"
     ;;
   table)
     for v in "${variants[@]}"; do
@@ -86,5 +96,5 @@ case ${1:-table} in
       done
     done
     ;;
-  *) echo "usage: benches/results.sh [table|play|play-exact|play-pilot FIRST GAMES]" >&2; exit 2 ;;
+  *) echo "usage: benches/results.sh [table|play|play-exact|play-pilot [VARIANT] [pilot:N[.C]] FIRST GAMES]" >&2; exit 2 ;;
 esac

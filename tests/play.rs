@@ -237,6 +237,7 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "rollout:5000",
         "mcts:500",
         "pilot:800",
+        "pilot:1600.8",
     ] {
         let kind: ShooterKind = word.parse().unwrap();
         assert_eq!(kind.to_string(), word);
@@ -252,11 +253,19 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         ("rollout", "rollout:N"),
         ("pilot:x", "pilot:N"),
         ("pilot:99999999999", "pilot:N"),
+        ("pilot:800.0", "pilot:N.C"),
+        ("pilot:800.33", "C from 1 to 32"),
+        ("pilot:800.x", "pilot:N.C"),
         ("sniper", "knight"),
     ] {
         let e = bad.parse::<ShooterKind>().unwrap_err().to_string();
         assert!(e.contains(says), "{bad}: {e}");
     }
+    // Six candidates are the default, and the name says so by leaving them out.
+    assert_eq!(
+        "pilot:800.6".parse::<ShooterKind>().unwrap().to_string(),
+        "pilot:800"
+    );
     for word in [
         "uniform",
         "sequential",

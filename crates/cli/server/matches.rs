@@ -72,9 +72,12 @@ fn served(shooter: ShooterKind) -> Result<(), String> {
         ShooterKind::Mcts { iterations } => (iterations, MOST_WORK),
         ShooterKind::Sampled { boards, .. } => (boards, MOST_WORK),
         ShooterKind::Endgame { layouts } | ShooterKind::Rollout { layouts } => (layouts, MOST_WORK),
-        // Each layout is a game for each of the base's cell and its candidates, ten in all
-        // counting the games cut short.
-        ShooterKind::Pilot { samples } => (samples, MOST_WORK / 10),
+        // Each layout is a game for each of the base's cell and its candidates (the default
+        // six: ten games in all counting those cut short).
+        ShooterKind::Pilot {
+            samples,
+            candidates,
+        } => (samples, MOST_WORK / (candidates as u64 + 4)),
         ShooterKind::Lookahead { plies, .. } if plies > 2 => {
             return Err("the server looks ahead at most 2 plies".into());
         }

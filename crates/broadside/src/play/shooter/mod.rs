@@ -136,11 +136,13 @@ pub enum ShooterKind {
         layouts: u64,
     },
     /// `density:50.1`, improved at each shot after the first sinking or with a ship wounded
-    /// by paired rollouts of itself on up to `samples` exactly uniform layouts
-    /// (`pilot:N`; see the module `pilot`).
+    /// by paired rollouts of itself from its cell and its next `candidates` heaviest on up to
+    /// `samples` exactly uniform layouts (`pilot:N`, `pilot:N.C`; see the module `pilot`).
     Pilot {
         /// Layouts per shot, at most.
         samples: u64,
+        /// Cells weighed against the base's choice (6 unless given).
+        candidates: usize,
     },
     /// UCT with `iterations` playouts per shot (`mcts:N`).
     Mcts {
@@ -167,6 +169,7 @@ const SHOOTER_WORDS: &[&str] = &[
     "endgame:N",
     "rollout:N",
     "pilot:N",
+    "pilot:N.C",
     "mcts:N",
 ];
 
@@ -265,13 +268,25 @@ impl std::str::FromStr for ShooterKind {
                 )
                 .and_then(|n| at_most_listed(n, s, "rollout:N"))?,
             },
-            ("pilot", p) => ShooterKind::Pilot {
-                samples: number(
-                    p.unwrap_or(""),
-                    "pilot:N, N layouts a shot at most for the rollouts of density:50.1 (e.g. pilot:800)",
-                )
-                .and_then(|n| at_most_listed(n, s, "pilot:N"))?,
-            },
+            ("pilot", p) => {
+                let form = "pilot:N or pilot:N.C, N layouts a shot at most for the rollouts of density:50.1 from its cell and its next C heaviest (e.g. pilot:800, pilot:1600.8)";
+                let (n, c) = match p.unwrap_or("").split_once('.') {
+                    Some((n, c)) => (n, Some(c)),
+                    None => (p.unwrap_or(""), None),
+                };
+                let samples = number(n, form).and_then(|n| at_most_listed(n, s, "pilot:N"))?;
+                let candidates = match c {
+                    Some(c) => number(c, form)? as usize,
+                    None => pilot::CANDIDATES,
+                };
+                if candidates > pilot::MAX_CANDIDATES {
+                    return Err(bad("pilot:N.C with C from 1 to 32"));
+                }
+                ShooterKind::Pilot {
+                    samples,
+                    candidates,
+                }
+            }
             ("mcts", p) => ShooterKind::Mcts {
                 iterations: number(
                     p.unwrap_or(""),
@@ -336,7 +351,14 @@ impl std::fmt::Display for ShooterKind {
             }
             ShooterKind::Endgame { layouts } => write!(f, "endgame:{layouts}"),
             ShooterKind::Rollout { layouts } => write!(f, "rollout:{layouts}"),
-            ShooterKind::Pilot { samples } => write!(f, "pilot:{samples}"),
+            ShooterKind::Pilot {
+                samples,
+                candidates: pilot::CANDIDATES,
+            } => write!(f, "pilot:{samples}"),
+            ShooterKind::Pilot {
+                samples,
+                candidates,
+            } => write!(f, "pilot:{samples}.{candidates}"),
             ShooterKind::Mcts { iterations } => write!(f, "mcts:{iterations}"),
         }
     }
@@ -400,7 +422,10 @@ impl ShooterKind {
             ShooterKind::Rollout { layouts } => {
                 Box::new(Endgame::new(exact, layouts, Finish::Rollout))
             }
-            ShooterKind::Pilot { samples } => Box::new(Pilot::new(samples, exact)),
+            ShooterKind::Pilot {
+                samples,
+                candidates,
+            } => Box::new(Pilot::new(samples, candidates, exact)),
             ShooterKind::Mcts { iterations } => Box::new(Mcts { exact, iterations }),
         }
     }

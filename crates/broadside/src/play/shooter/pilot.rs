@@ -49,8 +49,11 @@ use crate::sample::{Sampler, SamplerKind};
 pub const BASE_WEIGHT: u32 = 50;
 /// The base policy's hunting exponent (`density:50.1`).
 pub const BASE_SMALL: u32 = 1;
-/// Cells weighed against the base's choice: the next heaviest of its matrix.
+/// Cells weighed against the base's choice unless the shooter names a number
+/// (`pilot:N.C`): the next heaviest of its matrix.
 pub const CANDIDATES: usize = 6;
+/// The most cells a shooter may weigh against the base's choice.
+pub const MAX_CANDIDATES: usize = 32;
 /// Layouts between two looks at the race, and layouts before the first.
 pub const BATCH: usize = 16;
 /// Layouts drawn before the race first drops a candidate.
@@ -70,6 +73,8 @@ const JUDGE_AFTER: usize = 256;
 pub(super) struct Pilot {
     /// Layouts per shot, at most.
     samples: usize,
+    /// Cells weighed against the base's choice.
+    candidates: usize,
     /// The base policy, brought up to date with the game's shots.
     base: Density,
     /// A sampler prepared at an earlier position (or this one).
@@ -258,9 +263,10 @@ fn dice(fired: usize) -> rand::rngs::SmallRng {
 }
 
 impl Pilot {
-    pub(super) fn new(samples: u64, exact: Exact) -> Pilot {
+    pub(super) fn new(samples: u64, candidates: usize, exact: Exact) -> Pilot {
         Pilot {
             samples: samples as usize,
+            candidates,
             base: Density::new(BASE_WEIGHT, BASE_SMALL),
             kept: None,
             exact,
@@ -435,7 +441,7 @@ impl Shooter for Pilot {
         let Some(problem) = position(setup, shots) else {
             return order[0];
         };
-        let candidates: Vec<usize> = order.iter().copied().take(CANDIDATES + 1).collect();
+        let candidates: Vec<usize> = order.iter().copied().take(self.candidates + 1).collect();
         // Few layouts left: every one of them, and the exact means.
         let listed: Vec<Layout> = Enumerator::new(&problem)
             .solutions()
@@ -524,7 +530,7 @@ mod tests {
             for _ in 0..4 {
                 let layout = sampler.sample(&mut rng).unwrap();
                 let mut game = Game::new(s.clone(), layout);
-                let mut pilot = Pilot::new(100_000, Exact::default());
+                let mut pilot = Pilot::new(100_000, CANDIDATES, Exact::default());
                 let mut base = Density::new(BASE_WEIGHT, BASE_SMALL);
                 while !game.is_over() {
                     let shots = game.shots().to_vec();
