@@ -29,7 +29,7 @@
 //!
 //! Every draw comes from the game's RNG, so a game is fixed by its seed, whatever the
 //! machine or the number of threads. The cost is at most `samples` times the candidates'
-//! games a shot: on the standard game `pilot:800` takes about 0.8 s a game on two cores
+//! games a shot: on the standard game `pilot:800` takes about 1 s a game on two cores
 //! (docs/PERFORMANCE.md).
 
 use rand::{Rng, SeedableRng};
