@@ -207,16 +207,18 @@ impl Choices {
         new
     }
 
-    /// The base's next shot at `node`, reached by `g`'s shots: the one chosen there before,
-    /// else `d`'s choice, kept with what `d` knew.
-    fn choose(&mut self, node: u32, setup: &Setup, g: &Game, d: &mut Density) -> usize {
+    /// The node `g`'s last shot leads to from `node`, and the base's next shot there: the one
+    /// chosen there before, else `d`'s choice, kept with what `d` knew.
+    fn step(&mut self, node: u32, setup: &Setup, g: &Game, d: &mut Density) -> (u32, usize) {
+        let last = g.shots().last().expect("a shot was just fired");
+        let node = self.child(node, &last.result);
         let n = node as usize;
         if self.choice[n] == Self::UNKNOWN {
             let x = d.choose(setup, g.shots(), &mut dice(g.shots().len()));
             self.choice[n] = x as u32;
             self.known[n * self.cells..(n + 1) * self.cells].copy_from_slice(d.known());
         }
-        self.choice[n] as usize
+        (node, self.choice[n] as usize)
     }
 
     /// What the base knew at `node` (a node with a choice).
@@ -316,8 +318,7 @@ impl Pilot {
                 if g.is_over() {
                     break;
                 }
-                node = choices.child(node, &g.shots()[g.shots().len() - 1].result);
-                x = choices.choose(node, setup, g, d);
+                (node, x) = choices.step(node, setup, g, d);
                 nodes.push(node);
             }
             out[0] = g.shots().len() as f64;
@@ -347,8 +348,7 @@ impl Pilot {
                 if g.is_over() {
                     break g.shots().len() as f64;
                 }
-                node = choices.child(node, &g.shots()[g.shots().len() - 1].result);
-                x = choices.choose(node, setup, g, d);
+                (node, x) = choices.step(node, setup, g, d);
                 // The same shots fired and the same knowledge of every cell: the two games
                 // go on alike, and end together.
                 if same_shots && choices.known(node) == choices.known(nodes[step]) {
