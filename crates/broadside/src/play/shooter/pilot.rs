@@ -228,6 +228,52 @@ impl Choices {
     }
 }
 
+/// What the shots say of each cell, to turn away at a glance most layouts a kept sampler
+/// draws that the shots since contradict, before a game is set up to replay them (which
+/// still decides): a miss is water, a hit or a sinking a ship's cell.
+struct Sieve {
+    /// Per cell: [`Sieve::OPEN`], [`Sieve::WATER`] or [`Sieve::SHIP`].
+    cells: Vec<u8>,
+    /// The cells that are [`Sieve::SHIP`].
+    ships: usize,
+}
+
+impl Sieve {
+    const OPEN: u8 = 0;
+    const WATER: u8 = 1;
+    const SHIP: u8 = 2;
+
+    fn new(cells: usize, shots: &[Shot]) -> Sieve {
+        let mut sieve = Sieve {
+            cells: vec![Self::OPEN; cells],
+            ships: 0,
+        };
+        for s in shots {
+            let ship = matches!(s.result, ShotResult::Hit | ShotResult::Sunk { .. });
+            let mark = if ship { Self::SHIP } else { Self::WATER };
+            if std::mem::replace(&mut sieve.cells[s.cell], mark) != Self::SHIP && ship {
+                sieve.ships += 1;
+            }
+        }
+        sieve
+    }
+
+    /// False when `layout` puts a ship on a miss or leaves a hit uncovered.
+    fn passes(&self, layout: &Layout) -> bool {
+        let mut covered = 0;
+        for ship in &layout.ships {
+            for &c in &ship.cells {
+                match self.cells[c] {
+                    Self::WATER => return false,
+                    Self::SHIP => covered += 1,
+                    _ => {}
+                }
+            }
+        }
+        covered == self.ships
+    }
+}
+
 /// The buffers rollouts reuse from one layout to the next, and the choices met.
 struct Scratch {
     /// A game being played out, and its density.
@@ -239,12 +285,16 @@ struct Scratch {
     /// Per cell: how many more times a candidate's game than the base's has fired there.
     diff: Vec<i8>,
     choices: Choices,
+    /// The shots' sieve.
+    sieve: Sieve,
 }
 
 impl Scratch {
-    /// Empty buffers for the rollouts of `candidates` cells on a board of `cells`.
-    fn new(candidates: usize, cells: usize) -> Scratch {
+    /// Empty buffers for the rollouts of `candidates` cells after `shots` on a board of
+    /// `cells`.
+    fn new(candidates: usize, cells: usize, shots: &[Shot]) -> Scratch {
         Scratch {
+            sieve: Sieve::new(cells, shots),
             game: None,
             density: Density::default(),
             path: Vec::new(),
@@ -288,6 +338,9 @@ impl Pilot {
         out: &mut [f64],
         scratch: &mut Scratch,
     ) -> bool {
+        if !scratch.sieve.passes(&layout) {
+            return false;
+        }
         let mut game = Game::new(setup.clone(), layout);
         for s in shots {
             if game.fire(s.cell) != s.result {
@@ -302,6 +355,7 @@ impl Pilot {
             nodes,
             diff,
             choices,
+            sieve: _,
         } = scratch;
         let g = g.get_or_insert_with(|| game.clone());
         // The base's game from here: its shots, and what it knew before each next one.
@@ -372,7 +426,7 @@ impl Pilot {
     ) -> Option<Race> {
         let mut race = Race::new(candidates.len());
         let mut out = vec![0.0; candidates.len()];
-        let mut scratch = Scratch::new(candidates.len(), setup.dims.cells());
+        let mut scratch = Scratch::new(candidates.len(), setup.dims.cells(), shots);
         let mut drawn = 0usize;
         let (time_limit, cancel) = self.exact.limits();
         let deadline = time_limit.and_then(|t| std::time::Instant::now().checked_add(t));
@@ -450,7 +504,7 @@ impl Shooter for Pilot {
         if listed.len() <= self.samples {
             let all = vec![true; candidates.len()];
             let mut out = vec![0.0; candidates.len()];
-            let mut scratch = Scratch::new(candidates.len(), setup.dims.cells());
+            let mut scratch = Scratch::new(candidates.len(), setup.dims.cells(), shots);
             let mut sums = vec![0.0; candidates.len()];
             for layout in listed {
                 let (c, all) = (&candidates, &all);
