@@ -30,6 +30,8 @@ pub struct DpSampler {
     /// Where the first state's transitions start.
     first: u32,
     total: u128,
+    /// The ships of every layout.
+    ships: usize,
 }
 
 impl DpSampler {
@@ -107,7 +109,13 @@ impl DpSampler {
             }
             out
         });
+        let ships = dp
+            .counters
+            .iter()
+            .map(|&(_, full, one)| (full / one) as usize)
+            .sum();
         DpSampler {
+            ships,
             dp,
             edges,
             first,
@@ -128,7 +136,7 @@ impl DpSampler {
         }
         let d = self.dp.dims;
         let mut at = self.first as usize;
-        let mut ships = Vec::new();
+        let mut ships = Vec::with_capacity(self.ships);
         for (cell, edges) in self.edges.iter().enumerate() {
             let edges = &edges[at..];
             let degree = edges

@@ -54,11 +54,10 @@ pub(super) struct Density {
     w: Vec<f64>,
     terms: Vec<f64>,
     /// Per cell, its hunting weight as last worked out (whether or not it is open), and
-    /// whether its counts have changed since (the cells that have, listed once each); all
-    /// have after a sinking, when the terms are worked out again too.
+    /// whether its counts have changed since (a bit per cell, 64 cells a word); all have
+    /// after a sinking, when the terms are worked out again too.
     sums: Vec<f64>,
-    dirty: Vec<bool>,
-    dirty_cells: Vec<usize>,
+    dirty: Vec<u64>,
     all_dirty: bool,
     /// Ships afloat per type, after the first `afloat_seen` shots.
     afloat: Vec<u64>,
@@ -89,7 +88,6 @@ impl Clone for Density {
             terms,
             sums,
             dirty,
-            dirty_cells,
             all_dirty,
             afloat,
             afloat_seen,
@@ -108,7 +106,6 @@ impl Clone for Density {
         self.terms.clone_from(terms);
         self.sums.clone_from(sums);
         self.dirty.clone_from(dirty);
-        self.dirty_cells.clone_from(dirty_cells);
         self.all_dirty = *all_dirty;
         self.afloat.clone_from(afloat);
         self.afloat_seen = *afloat_seen;
@@ -248,8 +245,7 @@ impl Density {
         self.wounded.clear();
         self.tables = Some(tables);
         self.sums = vec![0.0; setup.dims.cells()];
-        self.dirty = vec![false; setup.dims.cells()];
-        self.dirty_cells.clear();
+        self.dirty = vec![0; setup.dims.cells().div_ceil(64)];
         self.all_dirty = true;
         self.afloat = setup.fleet.types().iter().map(|t| t.count as u64).collect();
         self.afloat_seen = 0;
@@ -265,16 +261,15 @@ impl Density {
         let gone = |m: Mark| matches!(m, Mark::Miss | Mark::Sunk);
         if gone(mark) && !gone(before) {
             let n = self.m.len();
+            let (alive, dirty) = (&mut self.alive, &mut self.dirty);
             for &p in t.through(c) {
                 let p = p as usize;
-                if std::mem::replace(&mut self.alive[p], false) {
-                    let base = t.ty[p] as usize * n;
+                if std::mem::replace(&mut alive[p], false) {
+                    let cover = &mut self.cover[t.ty[p] as usize * n..][..n];
                     for &x in t.place(p) {
                         let x = x as usize;
-                        self.cover[base + x] -= 1;
-                        if !std::mem::replace(&mut self.dirty[x], true) {
-                            self.dirty_cells.push(x);
-                        }
+                        cover[x] -= 1;
+                        dirty[x / 64] |= 1 << (x % 64);
                     }
                 }
             }
@@ -300,18 +295,24 @@ impl Shooter for Density {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         self.weigh(setup, shots);
         let weight = &self.w;
-        let top = weight.iter().copied().fold(0.0, f64::max);
-        if top <= 0.0 {
-            return any(&open(setup, shots), rng);
+        // The first heaviest cell, in one pass; none when no weight is above zero.
+        let mut first = None;
+        let mut top = 0.0;
+        for (c, &w) in weight.iter().enumerate() {
+            if w > top {
+                (first, top) = (Some(c), w);
+            }
         }
+        let Some(first) = first else {
+            return any(&open(setup, shots), rng);
+        };
         if self.weight == 0 {
-            let best: Vec<usize> = (0..weight.len()).filter(|&c| weight[c] == top).collect();
+            let best: Vec<usize> = (first..weight.len())
+                .filter(|&c| weight[c] == top)
+                .collect();
             any(&best, rng)
         } else {
-            weight
-                .iter()
-                .position(|&w| w == top)
-                .expect("the top is met")
+            first
         }
     }
 }
@@ -390,22 +391,32 @@ impl Density {
                 self.terms
                     .extend((0..row as u64).map(|k| (a * k) as f64 / per));
             }
-            self.dirty_cells.clear();
-            self.dirty_cells.extend(0..n);
         }
         // A cell's weight is worked out again only when its counts or the fleet afloat have
-        // changed, the types' terms added in the same order from zero: the same sum.
-        for &c in &self.dirty_cells {
-            self.dirty[c] = false;
+        // changed, the types' terms added in the same order from zero: the same sum (a type
+        // none of which is afloat adds zeros).
+        let (terms, cover, sums) = (&self.terms, &self.cover, &mut self.sums);
+        let mut weigh = |c: usize| {
             let mut sum = 0.0;
-            for (ty, &a) in afloat.iter().enumerate() {
-                if a != 0 {
-                    sum += self.terms[ty * row + self.cover[ty * n + c] as usize];
-                }
+            for ty in 0..afloat.len() {
+                sum += terms[ty * row + cover[ty * n + c] as usize];
             }
-            self.sums[c] = sum;
+            sums[c] = sum;
+        };
+        for (i, word) in self.dirty.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            if all {
+                bits = !0;
+            }
+            while bits != 0 {
+                let c = i * 64 + bits.trailing_zeros() as usize;
+                if c >= n {
+                    break;
+                }
+                weigh(c);
+                bits &= bits - 1;
+            }
         }
-        self.dirty_cells.clear();
         self.w.clear();
         self.w.extend(
             self.sums
