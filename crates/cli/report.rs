@@ -144,18 +144,68 @@ pub fn no_map(w: &mut dyn Write, p: &Problem, no: &NoMap) -> Result<()> {
     Ok(())
 }
 
-/// A bar on long runs at a terminal; nothing in a pipe or a log.
-pub fn progress_bar(games: u64) -> ProgressBar {
-    let bar = if std::io::stderr().is_terminal() {
+/// How often a long run writes its progress to a pipe or a log.
+pub const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The progress of a run of games: a bar at a terminal; in a pipe or a log (a run left going
+/// in the background), a line every [`LOG_EVERY`] once the run has gone on that long, so a
+/// short run writes nothing there.
+pub struct Progress {
+    bar: ProgressBar,
+    /// In a pipe or a log, when the last line was written (or the run began).
+    log: Option<std::sync::Mutex<std::time::Instant>>,
+    every: std::time::Duration,
+}
+
+impl Progress {
+    /// `done` of the run's games are played.
+    pub fn set_position(&self, done: u64) {
+        self.bar.set_position(done);
+        let Some(last) = &self.log else { return };
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.elapsed() >= self.every {
+            *last = std::time::Instant::now();
+            eprintln!("{}", self.line());
+        }
+    }
+
+    /// The run's progress in words: "2370 of 20000 games, about 8 hours left".
+    fn line(&self) -> String {
+        let (done, games) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        if done == 0 || done >= games {
+            return format!("{done} of {games} games");
+        }
+        let left = indicatif::HumanDuration(self.bar.eta());
+        format!("{done} of {games} games, about {left} left")
+    }
+
+    /// The run is over: the bar is cleared.
+    pub fn finish_and_clear(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The progress of a run of `games` games (see [`Progress`]).
+pub fn progress_bar(games: u64) -> Progress {
+    progress_every(games, LOG_EVERY, std::io::stderr().is_terminal())
+}
+
+fn progress_every(games: u64, every: std::time::Duration, terminal: bool) -> Progress {
+    let bar = if terminal {
         ProgressBar::new(games)
     } else {
         ProgressBar::hidden()
     };
+    bar.set_length(games);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar
+    Progress {
+        bar,
+        log: (!terminal).then(|| std::sync::Mutex::new(std::time::Instant::now())),
+        every,
+    }
 }
 
 /// A run's figures as `simulate` and `summarize` print them: the mean shots with their 95%
@@ -176,4 +226,27 @@ pub fn describe(setup: &Setup) -> String {
         setup.rules,
         setup.sinking
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In a log, the line says how far the run is and how long it has left; at a terminal the
+    /// bar says it and no line is kept.
+    #[test]
+    fn a_run_in_a_log_says_its_progress() {
+        let p = progress_every(200, std::time::Duration::ZERO, false);
+        assert_eq!(p.line(), "0 of 200 games");
+        p.set_position(50);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        p.set_position(100);
+        let line = p.line();
+        assert!(line.starts_with("100 of 200 games, about "), "{line}");
+        assert!(line.ends_with(" left"), "{line}");
+        p.set_position(200);
+        assert_eq!(p.line(), "200 of 200 games");
+        assert!(progress_every(5, LOG_EVERY, true).log.is_none());
+        assert!(progress_every(5, LOG_EVERY, false).log.is_some());
+    }
 }
