@@ -602,6 +602,45 @@ mod tests {
         assert!(better >= 3, "{better} shots improved");
     }
 
+    /// The sieve never turns away a layout that replays the shots, and turns away most of
+    /// those that do not: checked against the game's own replay on layouts drawn for the
+    /// empty board, after the shots of part of a game.
+    #[test]
+    fn the_sieve_keeps_every_layout_the_shots_allow() {
+        for (rules, seed) in [(Rules::Touch, 4u64), (Rules::NoTouch, 5)] {
+            let s = setup(6, 6, &[3, 2, 2], rules);
+            let empty = std::sync::Arc::new(s.empty().build().unwrap());
+            let mut sampler = Sampler::new(empty, SamplerKind::Uniform).unwrap();
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+            let mut game = Game::new(s.clone(), sampler.sample(&mut rng).unwrap());
+            let mut base = Density::new(BASE_WEIGHT, BASE_SMALL);
+            for _ in 0..8 {
+                let c = base.choose(&s, game.shots(), &mut rng);
+                game.fire(c);
+            }
+            let shots = game.shots().to_vec();
+            assert!(shots.iter().any(|s| s.result != ShotResult::Miss));
+            let sieve = Sieve::new(s.dims.cells(), &shots);
+            let (mut kept, mut turned, mut contradicted) = (0, 0, 0);
+            for _ in 0..2000 {
+                let layout = sampler.sample(&mut rng).unwrap();
+                let mut replay = Game::new(s.clone(), layout.clone());
+                let allowed = shots.iter().all(|x| replay.fire(x.cell) == x.result);
+                let passes = sieve.passes(&layout);
+                assert!(passes || !allowed, "{shots:?}: {layout:?} turned away");
+                kept += allowed as usize;
+                contradicted += !allowed as usize;
+                turned += !passes as usize;
+            }
+            assert!(kept > 0, "no layout drawn fits the shots");
+            // A sinking also names the ship's type, which the sieve leaves to the replay.
+            assert!(
+                turned * 10 >= contradicted * 9,
+                "{turned} of {contradicted}"
+            );
+        }
+    }
+
     /// The race drops a candidate clearly worse than the base's shot, keeps one clearly
     /// better, and moves only when the evidence passes its bound.
     #[test]
