@@ -13,7 +13,9 @@
 #                                 target/pilot-parts/VARIANT-SHOOTER/, resuming a part cut short,
 #                                 and put every part there and the committed games together as
 #                                 the results file (docs/results/VARIANT-pilot-800.json for
-#                                 pilot:800)
+#                                 pilot:800); while it plays, `broadside summarize
+#                                 target/pilot-parts/VARIANT-SHOOTER/FIRST.json --against
+#                                 docs/results/VARIANT-density-50.1.json` pairs the games so far
 #
 # Each file is `broadside simulate ... --shots FILE` of one shooter under one rule variant,
 # seed 1; every file of a variant holds the same boards, so any two are paired.

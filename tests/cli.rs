@@ -2074,3 +2074,60 @@ fn two_runs_on_one_book_keep_both_runs_positions() {
     assert!(lost.is_empty(), "positions lost: {lost:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run killed outright keeps in its shots file the games it had played (the file is
+/// written again as the run goes, `--save-every`), in order and as its --out file has them,
+/// and `summarize` reads it.
+#[test]
+fn a_run_killed_outright_keeps_its_shots_file() {
+    let dir = std::env::temp_dir().join(format!("broadside-killed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (shots, out) = (dir.join("run.json"), dir.join("run.jsonl"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_broadside"))
+        .args(["simulate", "--shooter", "density:50", "--seed", "3"])
+        .args(["--games", "100000000"])
+        .args(["--save-every", "0", "--shots"])
+        .arg(&shots)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let read = |path: &std::path::Path| std::fs::read_to_string(path).unwrap_or_default();
+    while serde_json::from_str::<serde_json::Value>(&read(&shots))
+        .map_or(0, |v| v["games"].as_u64().unwrap_or(0))
+        < 3
+    {
+        assert!(start.elapsed().as_secs() < 120, "no shots file of 3 games");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let file: serde_json::Value = serde_json::from_str(&read(&shots)).unwrap();
+    let games = file["games"].as_u64().unwrap() as usize;
+    let counts = file["shots"].as_array().unwrap();
+    assert!((3..100_000_000).contains(&games), "{games}");
+    assert_eq!(counts.len(), games);
+    assert_eq!(file["first"], 0);
+    assert_eq!(file["argv"][0], "simulate");
+    let records: Vec<serde_json::Value> = read(&out)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert!(records.len() >= games, "{} records", records.len());
+    for (k, count) in counts.iter().enumerate() {
+        let fired = records[k]["shots"].as_array().unwrap().len() as u64;
+        assert_eq!(count.as_u64(), Some(fired), "game {}", k + 1);
+    }
+    let o = run(&["summarize", shots.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(&format!("{games} games")),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
@@ -63,6 +64,12 @@ pub struct Args {
     /// again: a compact record of the run (`summarize` reads it; docs/RESULTS.md).
     #[arg(long, value_name = "FILE")]
     shots: Option<PathBuf>,
+    /// While the run goes on, write the --shots file again (whole, with the games played so
+    /// far, in order) once this many seconds have passed since it last was: a run killed
+    /// outright keeps them, and a long run's file can be summarised as it goes. 0: after
+    /// every game.
+    #[arg(long, value_name = "SECONDS", default_value = "60", requires = "shots")]
+    save_every: f64,
     /// Start exact play from the heat maps kept in this book file, when it exists, and write
     /// the book back with what this run counted (docs/PLAY.md).
     #[arg(long, value_name = "FILE")]
@@ -114,6 +121,12 @@ fn save_book(book: &Book, path: &Path) -> Result<()> {
 /// The `broadside` arguments that play `sim`'s games again, but for `--games` and `--first`:
 /// the game as given (its file, or every option spelled out, so a change of defaults does
 /// not change the games), the shooter, the placer and the seed.
+/// Writes `file` to `path`, whole or not at all.
+fn save_shots(path: &Path, file: &ShotsFile) -> Result<(), output::OutputError> {
+    let text = serde_json::to_string(file).expect("a shots file always prints as JSON");
+    output::write_whole(path, format!("{text}\n").as_bytes())
+}
+
 fn replay_argv(args: &Args, sim: &Simulation) -> Vec<String> {
     let mut argv: Vec<String> = vec![
         "simulate".into(),
@@ -203,6 +216,12 @@ pub fn run(args: &Args) -> Result<bool> {
         None => None,
     };
     let kept = shots.len() as u64;
+    let argv = replay_argv(args, &sim);
+    if args.save_every.is_nan() || args.save_every < 0.0 {
+        return Err(usage("--save-every must be a number of seconds, 0 or more"));
+    }
+    let save_every = Duration::try_from_secs_f64(args.save_every).unwrap_or(Duration::MAX);
+    let mut saved = Instant::now();
     let mut write_error = None;
     let stop = interrupt::stop_on_ctrl_c_or_after(args.time_limit.map(seconds).transpose()?);
     let bar = progress_bar(sim.games);
@@ -215,18 +234,33 @@ pub fn run(args: &Args) -> Result<bool> {
             stop,
             &mut |p| {
                 shots.push(p.shots as u32);
-                let Some(lines) = &mut out else {
-                    return true;
-                };
-                let line = serde_json::to_string(&JsonProblem::from_spec(&p.record))
-                    .expect("a game record always prints as JSON");
-                match lines.push(&line) {
-                    Ok(()) => true,
-                    Err(e) => {
+                // The game's record first, then the shots file: that never holds a game the
+                // --out file does not.
+                if let Some(lines) = &mut out {
+                    let line = serde_json::to_string(&JsonProblem::from_spec(&p.record))
+                        .expect("a game record always prints as JSON");
+                    if let Err(e) = lines.push(&line) {
                         write_error = Some(e);
-                        false
+                        return false;
                     }
                 }
+                if let Some(path) = &args.shots
+                    && saved.elapsed() >= save_every
+                {
+                    saved = Instant::now();
+                    let file = ShotsFile {
+                        argv: argv.clone(),
+                        seed: sim.seed,
+                        first,
+                        games: shots.len() as u64,
+                        shots: shots.clone(),
+                    };
+                    if let Err(e) = save_shots(path, &file) {
+                        write_error = Some(e);
+                        return false;
+                    }
+                }
+                true
             },
         ))
     };
@@ -239,15 +273,14 @@ pub fn run(args: &Args) -> Result<bool> {
     let complete = summary.as_ref().is_none_or(|s| s.complete);
     // The shots file holds the games played, also when the run was cut short.
     let file = ShotsFile {
-        argv: replay_argv(args, &sim),
+        argv,
         seed: sim.seed,
         first,
         games: shots.len() as u64,
         shots,
     };
     if let Some(path) = &args.shots {
-        let text = serde_json::to_string(&file).expect("a shots file always prints as JSON");
-        output::write_whole(path, format!("{text}\n").as_bytes())?;
+        save_shots(path, &file)?;
     }
     if file.games == 0 && write_error.is_none() {
         // Stopped before any game ended: nothing to summarise (as `match` and `accuracy`).
