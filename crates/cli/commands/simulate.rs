@@ -118,15 +118,15 @@ fn save_book(book: &Book, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The `broadside` arguments that play `sim`'s games again, but for `--games` and `--first`:
-/// the game as given (its file, or every option spelled out, so a change of defaults does
-/// not change the games), the shooter, the placer and the seed.
 /// Writes `file` to `path`, whole or not at all.
 fn save_shots(path: &Path, file: &ShotsFile) -> Result<(), output::OutputError> {
     let text = serde_json::to_string(file).expect("a shots file always prints as JSON");
     output::write_whole(path, format!("{text}\n").as_bytes())
 }
 
+/// The `broadside` arguments that play `sim`'s games again, but for `--games` and `--first`:
+/// the game as given (its file, or every option spelled out, so a change of defaults does
+/// not change the games), the shooter, the placer and the seed.
 fn replay_argv(args: &Args, sim: &Simulation) -> Vec<String> {
     let mut argv: Vec<String> = vec![
         "simulate".into(),
