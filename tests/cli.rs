@@ -24,6 +24,14 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// An empty folder of this process's own under the temporary folder, named `name`.
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("broadside-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 const RUBIN: &str = "puzzles/10x10/rubin-113.txt";
 
 #[test]
@@ -1389,9 +1397,7 @@ fn simulate_checks_where_it_writes_before_the_first_game() {
 
 #[test]
 fn ctrl_c_during_simulate_keeps_the_games_and_the_book() {
-    let dir = std::env::temp_dir().join(format!("broadside-interrupt-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("interrupt");
     let (games, book) = (dir.join("games.jsonl"), dir.join("std.book"));
     let child = Command::new(env!("CARGO_BIN_EXE_broadside"))
         .args([
@@ -2041,9 +2047,7 @@ fn book_keys(path: &std::path::Path) -> std::collections::BTreeSet<String> {
 /// writes, under a lock).
 #[test]
 fn two_runs_on_one_book_keep_both_runs_positions() {
-    let dir = std::env::temp_dir().join(format!("broadside-books-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("books");
     let book = dir.join("std.book");
     let simulate = |games: &str, seed: &str| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_broadside"));
@@ -2080,9 +2084,7 @@ fn two_runs_on_one_book_keep_both_runs_positions() {
 /// and `summarize` reads it.
 #[test]
 fn a_run_killed_outright_keeps_its_shots_file() {
-    let dir = std::env::temp_dir().join(format!("broadside-killed-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("killed");
     let (shots, out) = (dir.join("run.json"), dir.join("run.jsonl"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_broadside"))
         .args(["simulate", "--shooter", "density:50", "--seed", "3"])
