@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Where a shooter's shots go, from the games `broadside simulate --out` wrote: per game, the
 shots fired while hunting (no ship hit and still afloat: before the first hit, and between a
-sinking and the next hit) and while finishing (some ship hit and not yet sunk), and the misses
-among the finishing shots. The hidden layout of each record says which ship a hit belongs to.
+sinking and the next hit) and while finishing (some ship hit and not yet sunk); among the
+finishing shots, the misses and those off the wounded ships' lines (in no row or column of a
+wounded ship's hit within the longest ship's reach), and the ships found while finishing (first
+hit while another ship was wounded). The hidden layout of each record says which ship a hit
+belongs to.
 
     benches/phases.py greedy.jsonl density.jsonl [habr.jsonl ...]
 
@@ -54,28 +57,43 @@ def ships_of(solution, width):
     return owner
 
 
+# The columns: shots per phase, then among the finishing shots the misses and those off the
+# wounded ships' lines, the ships found while finishing, and all shots.
+KEYS = ["first hit", "hunting later", "finishing", "finishing misses", "off the line", "found finishing", "all"]
+
+
 def phases(record):
     w = record["width"]
     owner = ships_of(record["solution"], w)
     size = {}
     for s in owner.values():
         size[s] = size.get(s, 0) + 1
+    reach = max(size.values(), default=1) - 1
     hits = {}
-    out = {"first hit": 0, "hunting later": 0, "finishing": 0, "finishing misses": 0}
-    any_hit = False
+    out = {key: 0 for key in KEYS}
+    # The cells hit so far.
+    hit = set()
     for shot in record["shots"]:
         cell = cell_index(shot.split()[0], w)
-        wounded = any(0 < hits.get(s, 0) < size[s] for s in size)
+        wounded = [c for c in hit if hits[owner[c]] < size[owner[c]]]
         if wounded:
             out["finishing"] += 1
             if cell not in owner:
                 out["finishing misses"] += 1
-        elif not any_hit:
+            elif owner[cell] not in hits:
+                out["found finishing"] += 1
+            (r, q) = divmod(cell, w)
+            if not any(
+                (r == c // w and abs(q - c % w) <= reach) or (q == c % w and abs(r - c // w) <= reach)
+                for c in wounded
+            ):
+                out["off the line"] += 1
+        elif not hit:
             out["first hit"] += 1
         else:
             out["hunting later"] += 1
-        if cell in owner:
-            any_hit = True
+        if cell in owner and cell not in hit:
+            hit.add(cell)
             hits[owner[cell]] = hits.get(owner[cell], 0) + 1
     out["all"] = len(record["shots"])
     return out
@@ -98,7 +116,7 @@ def main():
                     r = json.loads(line)
                     games[r["name"]] = (r["solution"], phases(r))
         runs.append((path, games))
-    keys = ["first hit", "hunting later", "finishing", "finishing misses", "all"]
+    keys = KEYS
     names = sorted(set.intersection(*(set(g) for _, g in runs)), key=lambda n: int(n.split("-")[1]))
     for _, g in runs[1:]:
         for n in names:
