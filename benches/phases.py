@@ -9,6 +9,8 @@ belongs to.
 
     benches/phases.py greedy.jsonl density.jsonl [habr.jsonl ...]
 
+A second table splits the hunting and the finishing by the ships sunk before each shot.
+
 Every file must hold the same games (the same seed and board): the last table pairs each file
 with the first, game by game. Standard library only.
 """
@@ -60,6 +62,9 @@ def ships_of(solution, width):
 # The columns: shots per phase, then among the finishing shots the misses and those off the
 # wounded ships' lines, the ships found while finishing, and all shots.
 KEYS = ["first hit", "hunting later", "finishing", "finishing misses", "off the line", "found finishing", "all"]
+# The second table's columns: hunting and finishing shots after 0, 1, ... sinkings (the
+# standard fleet's five ships; a larger fleet's later sinkings are left out).
+SUNK_KEYS = [f"{phase} after {k}" for phase in ("hunting", "finishing") for k in range(5)]
 
 
 def phases(record):
@@ -71,11 +76,17 @@ def phases(record):
     reach = max(size.values(), default=1) - 1
     hits = {}
     out = {key: 0 for key in KEYS}
+    # Per shot, the ships sunk before it: its phase is split by them too.
+    sunk = 0
+    by_sunk = {key: 0 for key in SUNK_KEYS}
     # The cells hit so far.
     hit = set()
     for shot in record["shots"]:
         cell = cell_index(shot.split()[0], w)
         wounded = [c for c in hit if hits[owner[c]] < size[owner[c]]]
+        split = f"{'finishing' if wounded else 'hunting'} after {sunk}"
+        if split in by_sunk:
+            by_sunk[split] += 1
         if wounded:
             out["finishing"] += 1
             if cell not in owner:
@@ -95,8 +106,9 @@ def phases(record):
         if cell in owner and cell not in hit:
             hit.add(cell)
             hits[owner[cell]] = hits.get(owner[cell], 0) + 1
+            sunk += hits[owner[cell]] == size[owner[cell]]
     out["all"] = len(record["shots"])
-    return out
+    return out, by_sunk
 
 
 def mean_ci(values):
@@ -116,29 +128,29 @@ def main():
                     r = json.loads(line)
                     games[r["name"]] = (r["solution"], phases(r))
         runs.append((path, games))
-    keys = KEYS
     names = sorted(set.intersection(*(set(g) for _, g in runs)), key=lambda n: int(n.split("-")[1]))
     for _, g in runs[1:]:
         for n in names:
             if g[n][0] != runs[0][1][n][0]:
                 sys.exit(f"{n} hides different layouts: the files are not the same games")
     print(f"{len(names)} games; mean shots per game (95% CI)")
-    print("| file | " + " | ".join(keys) + " |")
-    print("| --- " * (len(keys) + 1) + "|")
-    for path, g in runs:
-        cells = []
-        for k in keys:
-            m, h = mean_ci([g[n][1][k] for n in names])
-            cells.append(f"{m:.2f} ± {h:.2f}")
-        print(f"| {path} | " + " | ".join(cells) + " |")
-    base_path, base = runs[0]
-    for path, g in runs[1:]:
-        cells = []
-        for k in keys:
-            m, h = mean_ci([g[n][1][k] - base[n][1][k] for n in names])
-            cells.append(f"{m:+.2f} ± {h:.2f}")
-        print(f"| {path} minus {base_path} | " + " | ".join(cells) + " |")
-
+    for table, keys in enumerate([KEYS, SUNK_KEYS]):
+        print()
+        print("| file | " + " | ".join(keys) + " |")
+        print("| --- " * (len(keys) + 1) + "|")
+        for path, g in runs:
+            cells = []
+            for k in keys:
+                m, h = mean_ci([g[n][1][table][k] for n in names])
+                cells.append(f"{m:.2f} ± {h:.2f}")
+            print(f"| {path} | " + " | ".join(cells) + " |")
+        base_path, base = runs[0]
+        for path, g in runs[1:]:
+            cells = []
+            for k in keys:
+                m, h = mean_ci([g[n][1][table][k] - base[n][1][table][k] for n in names])
+                cells.append(f"{m:+.2f} ± {h:.2f}")
+            print(f"| {path} minus {base_path} | " + " | ".join(cells) + " |")
 
 if __name__ == "__main__":
     main()

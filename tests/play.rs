@@ -117,6 +117,41 @@ fn a_seed_gives_the_same_games_on_any_number_of_threads() {
     );
 }
 
+/// `pilot:N.C.A` plays `density:50.1`'s shots while more than A ships are afloat, and the
+/// pilot's own once at most A are: the same games as `density:50.1` up to the sinking that
+/// leaves A afloat, and as `pilot:N.C` where A is the whole fleet.
+#[test]
+fn the_pilot_waits_until_few_ships_are_afloat() {
+    let games = |shooter: &str| {
+        let mut s = sim(7, 7, &[4, 3, 2], Rules::Touch, shooter.parse().unwrap());
+        s.games = 30;
+        simulate(&s, &|_| {})
+            .unwrap()
+            .1
+            .into_iter()
+            .map(|g| g.record.observations.shots)
+            .collect::<Vec<_>>()
+    };
+    let base = games("density:50.1");
+    let late = games("pilot:60.6.1");
+    let mut after = 0;
+    for (b, l) in base.iter().zip(&late) {
+        // The shots up to the second sinking (one ship of three left) are the base's.
+        let second = b
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.result, broadside::ShotResult::Sunk { .. }))
+            .nth(1)
+            .map(|(i, _)| i)
+            .unwrap();
+        assert_eq!(b[..=second], l[..=second]);
+        after += (b != l) as usize;
+    }
+    // And after it the pilot does choose other shots.
+    assert!(after > 0, "pilot:60.6.1 played density:50.1's games");
+    assert_eq!(games("pilot:60.6.3"), games("pilot:60"));
+}
+
 /// On 5x5 {3,2} without touching: exact greedy beats parity, which beats hunt-target, which
 /// beats random (the order of Kancko's table).
 #[test]
@@ -238,6 +273,7 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "mcts:500",
         "pilot:800",
         "pilot:1600.8",
+        "pilot:800.8.2",
     ] {
         let kind: ShooterKind = word.parse().unwrap();
         assert_eq!(kind.to_string(), word);
@@ -256,6 +292,8 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         ("pilot:800.0", "pilot:N.C"),
         ("pilot:800.33", "C from 1 to 32"),
         ("pilot:800.x", "pilot:N.C"),
+        ("pilot:800.8.0", "pilot:N.C.A"),
+        ("pilot:800.8.2.1", "pilot:N.C.A"),
         ("sniper", "knight"),
     ] {
         let e = bad.parse::<ShooterKind>().unwrap_err().to_string();

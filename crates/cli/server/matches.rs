@@ -77,6 +77,7 @@ fn served(shooter: ShooterKind) -> Result<(), String> {
         ShooterKind::Pilot {
             samples,
             candidates,
+            ..
         } => (samples, MOST_WORK / (candidates as u64 + 4)),
         ShooterKind::Lookahead { plies, .. } if plies > 2 => {
             return Err("the server looks ahead at most 2 plies".into());

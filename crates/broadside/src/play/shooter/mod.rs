@@ -137,12 +137,16 @@ pub enum ShooterKind {
     },
     /// `density:50.1`, improved at each shot after the first sinking or with a ship wounded
     /// by paired rollouts of itself from its cell and its next `candidates` heaviest on up to
-    /// `samples` exactly uniform layouts (`pilot:N`, `pilot:N.C`; see the module `pilot`).
+    /// `samples` exactly uniform layouts (`pilot:N`, `pilot:N.C`; see the module `pilot`);
+    /// with `afloat`, only once at most that many ships are left afloat (`pilot:N.C.A`).
     Pilot {
         /// Layouts per shot, at most.
         samples: u64,
         /// Cells weighed against the base's choice (6 unless given).
         candidates: usize,
+        /// The most ships afloat (the fleet less the sinkings reported) at which the rollouts
+        /// are played; `None`: from the first sinking or wounded ship on.
+        afloat: Option<usize>,
     },
     /// UCT with `iterations` playouts per shot (`mcts:N`).
     Mcts {
@@ -170,6 +174,7 @@ const SHOOTER_WORDS: &[&str] = &[
     "rollout:N",
     "pilot:N",
     "pilot:N.C",
+    "pilot:N.C.A",
     "mcts:N",
 ];
 
@@ -269,11 +274,13 @@ impl std::str::FromStr for ShooterKind {
                 .and_then(|n| at_most_listed(n, s, "rollout:N"))?,
             },
             ("pilot", p) => {
-                let form = "pilot:N or pilot:N.C, N layouts a shot at most for the rollouts of density:50.1 from its cell and its next C heaviest (e.g. pilot:800, pilot:1600.8)";
-                let (n, c) = match p.unwrap_or("").split_once('.') {
-                    Some((n, c)) => (n, Some(c)),
-                    None => (p.unwrap_or(""), None),
-                };
+                let form = "pilot:N, pilot:N.C or pilot:N.C.A: N layouts a shot at most for the rollouts of density:50.1 from its cell and its next C heaviest, once at most A ships are afloat (e.g. pilot:800, pilot:1600.8, pilot:800.8.2)";
+                let mut parts = p.unwrap_or("").split('.');
+                let n = parts.next().unwrap_or("");
+                let (c, a) = (parts.next(), parts.next());
+                if parts.next().is_some() {
+                    return Err(bad(form));
+                }
                 let samples = number(n, form).and_then(|n| at_most_listed(n, s, "pilot:N"))?;
                 let candidates = match c {
                     Some(c) => number(c, form)? as usize,
@@ -282,9 +289,14 @@ impl std::str::FromStr for ShooterKind {
                 if candidates > pilot::MAX_CANDIDATES {
                     return Err(bad("pilot:N.C with C from 1 to 32"));
                 }
+                let afloat = match a {
+                    Some(a) => Some(number(a, "pilot:N.C.A with A a whole number of ships from 1 on")? as usize),
+                    None => None,
+                };
                 ShooterKind::Pilot {
                     samples,
                     candidates,
+                    afloat,
                 }
             }
             ("mcts", p) => ShooterKind::Mcts {
@@ -354,11 +366,18 @@ impl std::fmt::Display for ShooterKind {
             ShooterKind::Pilot {
                 samples,
                 candidates: pilot::CANDIDATES,
+                afloat: None,
             } => write!(f, "pilot:{samples}"),
             ShooterKind::Pilot {
                 samples,
                 candidates,
+                afloat: None,
             } => write!(f, "pilot:{samples}.{candidates}"),
+            ShooterKind::Pilot {
+                samples,
+                candidates,
+                afloat: Some(a),
+            } => write!(f, "pilot:{samples}.{candidates}.{a}"),
             ShooterKind::Mcts { iterations } => write!(f, "mcts:{iterations}"),
         }
     }
@@ -425,7 +444,8 @@ impl ShooterKind {
             ShooterKind::Pilot {
                 samples,
                 candidates,
-            } => Box::new(Pilot::new(samples, candidates, exact)),
+                afloat,
+            } => Box::new(Pilot::new(samples, candidates, afloat, exact)),
             ShooterKind::Mcts { iterations } => Box::new(Mcts { exact, iterations }),
         }
     }
