@@ -152,5 +152,6 @@ def main():
                 cells.append(f"{m:+.2f} ± {h:.2f}")
             print(f"| {path} minus {base_path} | " + " | ".join(cells) + " |")
 
+
 if __name__ == "__main__":
     main()
