@@ -22,7 +22,7 @@ use crate::{interrupt, usage};
 pub struct Args {
     /// Who shoots: random, hunt-target, parity, checkerboard, knight, density (density:W or density:W.S), habr,
     /// greedy (exact), mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X), endgame:N, rollout:N,
-    /// pilot:N (or pilot:N.C) or mcts:N; see docs/PLAY.md.
+    /// pilot:N (or pilot:N.C, pilot:N.C.A) or mcts:N; see docs/PLAY.md.
     #[arg(long)]
     shooter: ShooterKind,
     /// The sampler of a sampled:N shooter: uniform (exact) or weighted (Naslausky & Figueiredo's).
