@@ -1632,8 +1632,7 @@ fn small_messages_say_what_is_wrong() {
 /// file of another run is refused.
 #[test]
 fn simulate_resumes_a_run_cut_short() {
-    let dir = std::env::temp_dir().join(format!("broadside-resume-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("resume");
     let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let base = [
         "simulate",
@@ -1906,8 +1905,7 @@ fn the_largest_boards_answer_within_the_time_limit() {
 /// touch rule the uniform placer's exact count of the empty board does.
 #[test]
 fn every_command_at_the_size_limit_answers_refuses_or_gives_up_in_time() {
-    let dir = std::env::temp_dir().join(format!("broadside-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("limits");
     let board = dir.join("board.txt");
     std::fs::write(&board, "size: 64x64\nfleet: 2000x1\nrules: touch\n").unwrap();
     let board = board.to_str().unwrap();

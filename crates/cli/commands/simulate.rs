@@ -221,6 +221,14 @@ pub fn run(args: &Args) -> Result<bool> {
         return Err(usage("--save-every must be a number of seconds, 0 or more"));
     }
     let save_every = Duration::try_from_secs_f64(args.save_every).unwrap_or(Duration::MAX);
+    // The shots file of the games played so far.
+    let shots_file = |shots: Vec<u32>| ShotsFile {
+        argv: argv.clone(),
+        seed: sim.seed,
+        first,
+        games: shots.len() as u64,
+        shots,
+    };
     let mut saved = Instant::now();
     let mut write_error = None;
     let stop = interrupt::stop_on_ctrl_c_or_after(args.time_limit.map(seconds).transpose()?);
@@ -248,14 +256,7 @@ pub fn run(args: &Args) -> Result<bool> {
                     && saved.elapsed() >= save_every
                 {
                     saved = Instant::now();
-                    let file = ShotsFile {
-                        argv: argv.clone(),
-                        seed: sim.seed,
-                        first,
-                        games: shots.len() as u64,
-                        shots: shots.clone(),
-                    };
-                    if let Err(e) = save_shots(path, &file) {
+                    if let Err(e) = save_shots(path, &shots_file(shots.clone())) {
                         write_error = Some(e);
                         return false;
                     }
@@ -272,13 +273,7 @@ pub fn run(args: &Args) -> Result<bool> {
     let summary = summary.transpose()?;
     let complete = summary.as_ref().is_none_or(|s| s.complete);
     // The shots file holds the games played, also when the run was cut short.
-    let file = ShotsFile {
-        argv,
-        seed: sim.seed,
-        first,
-        games: shots.len() as u64,
-        shots,
-    };
+    let file = shots_file(shots);
     if let Some(path) = &args.shots {
         save_shots(path, &file)?;
     }

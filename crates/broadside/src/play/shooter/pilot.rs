@@ -507,11 +507,11 @@ impl Shooter for Pilot {
             return order[0];
         }
         // With a limit, the rollouts wait until few ships are left afloat.
-        let fleet: usize = setup.fleet.types().iter().map(|t| t.count).sum();
-        if self
-            .afloat
-            .is_some_and(|most| fleet.saturating_sub(sinkings) > most)
-        {
+        let afloat = || {
+            let fleet: usize = setup.fleet.types().iter().map(|t| t.count).sum();
+            fleet.saturating_sub(sinkings)
+        };
+        if self.afloat.is_some_and(|most| afloat() > most) {
             return order[0];
         }
         let Some(problem) = position(setup, shots) else {
