@@ -5,17 +5,18 @@
 #   benches/results.sh play       play the cheap shooters' runs again and rewrite the files
 #                                 (100,000 games each; a few minutes on 2 cores)
 #   benches/results.sh play-exact play the exact shooters' runs (20,000 games each; hours)
-#   benches/results.sh play-pilot [VARIANT] [pilot:N[.C]] FIRST GAMES
-#                                 play games FIRST+1 to FIRST+GAMES of a pilot shooter
-#                                 (pilot:800 unless named) under a rule variant
-#                                 (touch-announced, the standard game, unless named; pilot:800
-#                                 takes about 1 s a game on 2 cores) into parts under
-#                                 target/pilot-parts/VARIANT-SHOOTER/, resuming a part cut short,
-#                                 and put every part there and the committed games together as
-#                                 the results file (docs/results/VARIANT-pilot-800.json for
-#                                 pilot:800); while it plays, `broadside summarize
-#                                 target/pilot-parts/VARIANT-SHOOTER/FIRST.json --against
-#                                 docs/results/VARIANT-density-50.1.json` pairs the games so far
+#   benches/results.sh play-parts [VARIANT] [SHOOTER] FIRST GAMES
+#                                 play games FIRST+1 to FIRST+GAMES of one shooter (pilot:800
+#                                 unless named) under a rule variant (touch-announced, the
+#                                 standard game, unless named; pilot:800 takes about 1 s a game
+#                                 on 2 cores) into parts under target/parts/VARIANT-SHOOTER/,
+#                                 resuming a part cut short, and put every part there and the
+#                                 games already in the variant's results file together as that
+#                                 file (docs/results/VARIANT-pilot-800.json for pilot:800): how
+#                                 a long run is played, and a shorter one made longer; while it
+#                                 plays, `broadside summarize target/parts/VARIANT-SHOOTER/FIRST.json
+#                                 --against docs/results/VARIANT-density-50.1.json` pairs the
+#                                 games so far (`play-pilot` is the same command)
 #
 # Each file is `broadside simulate ... --shots FILE` of one shooter under one rule variant,
 # seed 1; every file of a variant holds the same boards, so any two are paired.
@@ -52,15 +53,16 @@ play() {
 case ${1:-table} in
   play) play 100000 "${cheap[@]}" ;;
   play-exact) play 20000 "${exact[@]}" ;;
-  play-pilot)
+  play-parts | play-pilot)
     shift
     v=touch-announced
     if [ -n "$(rules_of "${1:-}")" ]; then v=$1; shift; fi
     shooter=pilot:800
-    case ${1:-} in pilot:*) shooter=$1; shift ;; esac
+    # A shooter word is anything but the numbers FIRST and GAMES.
+    if [ $# -gt 2 ]; then shooter=$1; shift; fi
     first=${1:?FIRST}; games=${2:?GAMES}
     name=$v-${shooter//:/-}
-    parts=target/pilot-parts/$name
+    parts=target/parts/$name
     file=$dir/$name.json
     mkdir -p "$parts"
     # The committed games are the first part (the next begins at FIRST = their count).
@@ -98,5 +100,5 @@ case ${1:-table} in
       done
     done
     ;;
-  *) echo "usage: benches/results.sh [table|play|play-exact|play-pilot [VARIANT] [pilot:N[.C]] FIRST GAMES]" >&2; exit 2 ;;
+  *) echo "usage: benches/results.sh [table|play|play-exact|play-parts [VARIANT] [SHOOTER] FIRST GAMES]" >&2; exit 2 ;;
 esac

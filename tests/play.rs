@@ -122,9 +122,10 @@ fn a_seed_gives_the_same_games_on_any_number_of_threads() {
 /// leaves A afloat, and as `pilot:N.C` where A is the whole fleet.
 #[test]
 fn the_pilot_waits_until_few_ships_are_afloat() {
-    let games = |shooter: &str| {
+    let games_under = |sinking: Sinking, shooter: &str| {
         let mut s = sim(7, 7, &[4, 3, 2], Rules::Touch, shooter.parse().unwrap());
         s.games = 30;
+        s.setup.sinking = sinking;
         simulate(&s, &|_| {})
             .unwrap()
             .1
@@ -132,6 +133,7 @@ fn the_pilot_waits_until_few_ships_are_afloat() {
             .map(|g| g.record.observations.shots)
             .collect::<Vec<_>>()
     };
+    let games = |shooter: &str| games_under(Sinking::Announced, shooter);
     let base = games("density:50.1");
     let late = games("pilot:60.6.1");
     let mut after = 0;
@@ -150,6 +152,12 @@ fn the_pilot_waits_until_few_ships_are_afloat() {
     // And after it the pilot does choose other shots.
     assert!(after > 0, "pilot:60.6.1 played density:50.1's games");
     assert_eq!(games("pilot:60.6.3"), games("pilot:60"));
+    // Without sinking reports no ship is known to be sunk, so the fleet stays afloat and the
+    // rollouts never start.
+    assert_eq!(
+        games_under(Sinking::None, "pilot:60.6.2"),
+        games_under(Sinking::None, "density:50.1")
+    );
 }
 
 /// On 5x5 {3,2} without touching: exact greedy beats parity, which beats hunt-target, which

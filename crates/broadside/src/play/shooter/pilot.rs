@@ -12,9 +12,10 @@
 //! least as good as the base, and better by the sum of those advantages along its games.
 //!
 //! `pilot:N.C.A` waits longer: it plays the base's shots until at most `A` ships are left
-//! afloat (the fleet less the sinkings reported). On the standard game, from two ships afloat
-//! on (`pilot:800.8.2`) it keeps two thirds of `pilot:800`'s gain at a tenth of its cost: the
-//! games left to play out are short and the layouts few (docs/RESULTS.md).
+//! afloat (the fleet less the sinkings reported; where sinkings are not reported, an `A` below
+//! the fleet never comes and the shooter plays as its base). On the standard game, from two
+//! ships afloat on (`pilot:800.8.2`) it keeps two thirds of `pilot:800`'s gain at a tenth of
+//! its cost: the games left to play out are short and the layouts few (docs/RESULTS.md).
 //!
 //! The estimate is a race: every [`BATCH`] layouts from [`FIRST_LOOK`] on, a candidate whose
 //! mean difference against the base's choice lies more than [`DROP_Z`] standard errors above
