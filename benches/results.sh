@@ -66,7 +66,7 @@ case ${1:-table} in
     v=touch-announced
     if [ -n "$(rules_of "${1:-}")" ]; then v=$1; shift; fi
     shooter=pilot:800
-    # A shooter word is anything but the numbers FIRST and GAMES.
+    # Three words left: the first names the shooter.
     if [ $# -gt 2 ]; then shooter=$1; shift; fi
     first=${1:?FIRST}; games=${2:?GAMES}
     name=$v-${shooter//:/-}

@@ -119,7 +119,8 @@ fn a_seed_gives_the_same_games_on_any_number_of_threads() {
 
 /// `pilot:N.C.A` plays `density:50.1`'s shots while more than A ships are afloat, and the
 /// pilot's own once at most A are: the same games as `density:50.1` up to the sinking that
-/// leaves A afloat, and as `pilot:N.C` where A is the whole fleet.
+/// leaves A afloat, as `pilot:N.C` where A is the whole fleet, and as `density:50.1` throughout
+/// where sinkings are not reported.
 #[test]
 fn the_pilot_waits_until_few_ships_are_afloat() {
     let games_under = |sinking: Sinking, shooter: &str| {
