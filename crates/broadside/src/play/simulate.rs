@@ -7,7 +7,7 @@
 //! keeps in memory only the shots of each.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -106,7 +106,7 @@ pub const MAX_GAMES: u64 = 100_000_000;
 
 /// Plays the games of `sim` and hands each to `each` in the order of their numbers, as soon as
 /// it and every game before it are done (so a file written from `each` holds whole games, in
-/// order, from the start of the run); `progress` is called with the games done so far.
+/// order, from the start of the run); `progress` is called with the games handed on so far.
 ///
 /// The run stops early when `stop` is set (by a signal handler or a time limit, say) or `each`
 /// returns false (a write that failed): the games under way are given up (their counts stop),
@@ -173,7 +173,6 @@ fn play_games(
         .book
         .clone()
         .unwrap_or_else(|| Book::for_run(&sim.setup));
-    let done = AtomicU64::new(0);
     let mut shots = Vec::new();
     let mut refused = false;
     let mut from = sim.first;
@@ -192,7 +191,11 @@ fn play_games(
         std::thread::scope(|scope| {
             scope.spawn(|| {
                 super::on_game_threads(|| {
-                    layouts.into_par_iter().enumerate().for_each_with(
+                    // Games start in the order of their numbers (a worker takes the next
+                    // one when it is free), so the games finished are nearly all handed on:
+                    // a chunk split in halves would leave the second half's games waiting
+                    // for the first's, lost if the run is killed and missing from progress.
+                    layouts.into_iter().enumerate().par_bridge().for_each_with(
                         sender,
                         |sender, (k, layout)| {
                             let i = from + k as u64;
@@ -203,7 +206,6 @@ fn play_games(
                             let Some(played) = play_one(sim, &book, layout, i, cancel) else {
                                 return;
                             };
-                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                             let _ = sender.send((i, played));
                         },
                     )
@@ -218,6 +220,7 @@ fn play_games(
                 while !refused && let Some(p) = waiting.remove(&next) {
                     next += 1;
                     shots.push(p.shots);
+                    progress(shots.len() as u64);
                     if !each(p) {
                         refused = true;
                         stop.store(true, Ordering::Relaxed);
