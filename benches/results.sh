@@ -73,8 +73,11 @@ case ${1:-table} in
     parts=target/parts/$name
     file=$dir/$name.json
     mkdir -p "$parts"
-    # The committed games are the first part (the next begins at FIRST = their count).
-    if [ -e "$file" ] && [ ! -e "$parts/committed.json" ]; then cp "$file" "$parts/committed.json"; fi
+    # The committed games are the first part (the next begins at FIRST = their count),
+    # unless they were played here, where their own part starts at game 0.
+    if [ -e "$file" ] && [ ! -e "$parts/committed.json" ] && [ ! -e "$parts/0.json" ]; then
+      cp "$file" "$parts/committed.json"
+    fi
     # shellcheck disable=SC2046
     "$bin" simulate --shooter "$shooter" --seed 1 --size 10x10 --fleet "5 4 3 3 2" \
       $(rules_of "$v") --first "$first" --games "$games" \
