@@ -1,23 +1,12 @@
 //! The `broadside` binary: outputs and exit codes (0 answered, 1 no solution, 2 bad input).
 
-use std::io::Write;
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::process::{Command, Output, Stdio};
 
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_broadside"));
-    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    // A command that refuses its arguments may end before reading its input.
-    match pipe.write_all(stdin.unwrap_or("").as_bytes()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        other => other.unwrap(),
-    }
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    cli::run(args, stdin.unwrap_or(""))
 }
 
 fn stdout(o: &Output) -> String {

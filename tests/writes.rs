@@ -4,27 +4,16 @@
 //! (could not finish), never panics, never replaces `/dev/full` or the folder, and leaves no
 //! temporary file behind; an existing file it would have replaced is left as it was.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+use cli::run;
 
 const GAME: &str = "puzzles/game/kancko-5x5.txt";
 const PUZZLE: &str = "puzzles/6x6/luke-0.txt";
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_broadside"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let _ = pipe.write_all(stdin.as_bytes());
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
 
 /// A command that writes the file `{}` stands for, and what it reads on standard input.
 struct Writer {

@@ -1,14 +1,15 @@
-//! The `broadside` binary run with arguments and standard input, as the tests of the
-//! interactive commands and of the server compare against it.
+//! The `broadside` binary run with arguments and standard input, from the project's folder (so
+//! that paths like `puzzles/...` name the bundled files): the one way every test file runs it.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-/// Runs `broadside ARGS` with `stdin` on standard input (NO_COLOR unset, so that colour is
-/// decided by the terminal alone) and waits for it.
+/// Runs `broadside ARGS` in the project's folder with `stdin` on standard input (NO_COLOR
+/// unset, so that colour is decided by the terminal alone) and waits for it.
 pub fn run(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_broadside"))
         .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
