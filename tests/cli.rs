@@ -1284,6 +1284,105 @@ fn shots_by_game(path: &str) -> std::collections::BTreeMap<String, f64> {
         .collect()
 }
 
+/// `gains` on a pilot's games: each game's gain is the sum of its departures', the table's
+/// the mean of the games' and of its phases'; the departures the pilot chose on every layout
+/// (at most its 300 left) are each worth more than nothing, exactly; the same figures on one
+/// thread as on two; and the base's own games depart nowhere.
+#[test]
+fn gains_measure_each_departure_from_the_base() {
+    const PILOT: &str = "tests/data/pilot-6x6-seed1.jsonl";
+    let args = ["gains", PILOT, "--layouts", "300", "--each", "--json"];
+    let o = run(&args, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["base"], "density:50.1");
+    assert_eq!(
+        (v["games"].as_u64(), v["complete"].as_bool()),
+        (Some(6), Some(true))
+    );
+    let (mut total, mut departures, mut exact) = (0.0, 0, 0);
+    for g in v["each"].as_array().unwrap() {
+        let ds = g["departures"].as_array().unwrap();
+        let sum: f64 = ds.iter().map(|d| d["gain"].as_f64().unwrap()).sum();
+        assert!((g["gain"].as_f64().unwrap() - sum).abs() < 1e-9, "{g}");
+        for d in ds {
+            assert_ne!(d["fired"], d["base"], "{d}");
+            let layouts = d["layouts"].as_u64().unwrap();
+            if d["exact"] == true {
+                assert!(layouts <= 300 && d["se"] == 0.0, "{d}");
+                assert!(d["gain"].as_f64().unwrap() > 0.0, "{d}");
+                exact += 1;
+            } else {
+                assert!(layouts == 300 && d["se"].as_f64().unwrap() > 0.0, "{d}");
+            }
+        }
+        total += sum;
+        departures += ds.len();
+    }
+    assert!(exact > 0 && departures > exact, "{exact} of {departures}");
+    assert!((v["gain"].as_f64().unwrap() - total / 6.0).abs() < 1e-9);
+    assert!((v["departures"].as_f64().unwrap() - departures as f64 / 6.0).abs() < 1e-9);
+    let phases: f64 = v["by_sinkings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    assert!((phases - total / 6.0).abs() < 1e-9);
+    let one = Command::new(env!("CARGO_BIN_EXE_broadside"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&one), stdout(&o));
+    // The base's own games.
+    let dir = fresh_dir("gains");
+    let games = dir.join("base.jsonl");
+    let games = games.to_str().unwrap();
+    let o = run(
+        &[
+            "simulate",
+            "--shooter",
+            "density:50.1",
+            "--size",
+            "6x6",
+            "--fleet",
+            "3 2 2",
+            "--games",
+            "5",
+            "--out",
+            games,
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["gains", games, "--json"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (v["gain"].as_f64(), v["departures"].as_f64()),
+        (Some(0.0), Some(0.0))
+    );
+    assert!(v.get("each").is_none(), "{v}");
+    // Refusals: exit 2, saying what is wrong.
+    for (args, says) in [
+        (
+            &["gains", PILOT, "--layouts", "1"][..],
+            "played out on 2 to 100000 layouts",
+        ),
+        (
+            &["gains", "tests/data/no-layout-5x5.txt"],
+            "no-layout-5x5: no layout allows its shots",
+        ),
+        (&["gains", "tests/data/missing.jsonl"], "missing.jsonl"),
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn summarize_sums_a_run_in_parts_and_compares_paired_runs() {
     const PARTS: [&str; 2] = [
@@ -1811,6 +1910,18 @@ fn long_runs_stop_at_their_time_limit_with_a_partial_answer() {
             "accuracy",
             "--games",
             "1000000",
+            "--time-limit",
+            "3",
+            "--json",
+        ],
+        // Departures played out on 10,000 layouts each, in 20 of the public rule's games (it
+        // leaves `density:50.1` while it hunts): about a second a game.
+        &[
+            "gains",
+            "tests/data/density-seed1-1-10.jsonl",
+            "tests/data/density-seed1-11-20.jsonl",
+            "--layouts",
+            "10000",
             "--time-limit",
             "3",
             "--json",

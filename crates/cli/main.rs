@@ -80,6 +80,9 @@ enum Command {
     Serve(serve::Args),
     /// Convert a problem to broadside's text or JSON format.
     Convert(convert::Args),
+    /// What a shooter's departures from density:50.1 are worth, shot by shot, in the games
+    /// `simulate --out` wrote: its edge on that base from a few hundred games.
+    Gains(gains::Args),
     /// Summarise the games `simulate --out` wrote (a run played in parts, together), or compare
     /// two runs game by game on the same hidden layouts.
     Summarize(summarize::Args),
@@ -113,6 +116,7 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Advise(args) => advise::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Gains(args) => gains::run(&args),
         Command::Summarize(args) => summarize::run(&args),
     }
 }

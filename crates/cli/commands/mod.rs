@@ -8,6 +8,7 @@ pub mod advise;
 pub mod best;
 pub mod convert;
 pub mod count;
+pub mod gains;
 pub mod generate;
 pub mod grade;
 pub mod r#match;

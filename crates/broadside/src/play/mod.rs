@@ -15,6 +15,9 @@
 //!   the first ship), once for the games of a run.
 //! - [`Optimal`] solves small games exactly: the least expected shots any shooter can reach,
 //!   and beside it those of exact greedy and of the rollout of greedy.
+//! - [`gains`] measures, shot by shot, what a shooter's departures from `density:50.1` are
+//!   worth (the performance difference lemma): a shooter's edge on its base from a few hundred
+//!   games instead of tens of thousands played out.
 //! - [`accuracy`] is Naslausky & Figueiredo's evaluation: how often the likeliest cells of an exact or a
 //!   sampled heat map hold a ship, turn by turn.
 //!
@@ -43,6 +46,7 @@
 
 mod accuracy;
 mod book;
+mod gains;
 mod game;
 mod matches;
 mod optimal;
@@ -53,6 +57,7 @@ mod versus;
 
 pub use accuracy::{Accuracy, AccuracyTable, Boards, Estimator, Turn, accuracy, catalogue};
 pub use book::Book;
+pub use gains::{Departure, Gains, GainsTable, GameGains, gains};
 pub use game::{Game, Setup};
 pub use matches::{MatchSummary, Side, play_match};
 pub use optimal::{Expected, Optimal};

@@ -60,6 +60,7 @@ use exact::{Endgame, Exact, Finish, Greedy, Lookahead, MinPossible, Sampled};
 use hunt::{Hunt, HuntTarget};
 use mcts::Mcts;
 use pilot::Pilot;
+pub(super) use pilot::{BASE_SMALL, BASE_WEIGHT, departure};
 
 /// Picks the next cell to fire at.
 pub trait Shooter: Send {

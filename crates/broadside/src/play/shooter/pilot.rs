@@ -428,6 +428,34 @@ impl Pilot {
         true
     }
 
+    /// Each candidate's game on each of `layouts` (the base brought up to date with `shots`),
+    /// passed to `each` as the shots each took, for the layouts that agree with `shots`.
+    fn play_out(
+        &self,
+        setup: &Setup,
+        shots: &[Shot],
+        candidates: &[usize],
+        layouts: impl IntoIterator<Item = Layout>,
+        mut each: impl FnMut(&[f64]),
+    ) {
+        let all = vec![true; candidates.len()];
+        let mut out = vec![0.0; candidates.len()];
+        let mut scratch = Scratch::new(candidates.len(), setup.dims.cells(), shots);
+        for layout in layouts {
+            if self.rollouts(
+                setup,
+                layout,
+                shots,
+                candidates,
+                &all,
+                &mut out,
+                &mut scratch,
+            ) {
+                each(&out);
+            }
+        }
+    }
+
     /// The race over layouts drawn from the kept sampler (prepared again where it keeps too
     /// few); `None` where no sampler can be had or the count behind it was stopped.
     fn race(
@@ -487,6 +515,86 @@ impl Pilot {
     }
 }
 
+/// A shot that is not the base's choice, and what it is worth to the base played on from
+/// there: see [`departure`].
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Worth {
+    /// The base's choice at that position.
+    pub base: usize,
+    /// The base's expected shots to the end of the game after its own choice, less those
+    /// after the shot fired (both played on by the base): positive where the shot fired is
+    /// the better one.
+    pub gain: f64,
+    /// The standard error of `gain` (0 where it is exact).
+    pub se: f64,
+    /// The layouts played out.
+    pub layouts: usize,
+    /// Whether they are every layout the shots allow (the gain is then exact).
+    pub exact: bool,
+}
+
+/// What firing at `fired` after `shots` is worth against `density:50.1`'s own choice there,
+/// each followed by `density:50.1` to the end of the game (its rollouts' rare random shot
+/// seeded by the shot's number, as the pilot's): `None` where `fired` is the base's choice, or
+/// where no layout fits the shots or the count behind the draws was cancelled (the caller
+/// tells these apart by `cancel`).
+///
+/// The two games are played on the same layouts: every one the shots allow where there are
+/// at most `samples`, else `samples` drawn exactly uniformly with `rng`. By the performance
+/// difference lemma, the sum of these gains over the shots of a shooter's games where it
+/// leaves the base is, in expectation, how many shots fewer than the base it needs on the
+/// same layouts; each is measured on layouts of its own, not on those the shooter decided
+/// on, so a choice made on lucky draws is not credited with their luck.
+pub(crate) fn departure(
+    setup: &Setup,
+    shots: &[Shot],
+    fired: usize,
+    samples: usize,
+    rng: &mut dyn Rng,
+    cancel: &Cancel,
+) -> Option<Worth> {
+    let exact = Exact::new(None, None, Some(cancel.clone()));
+    let mut pilot = Pilot::new(samples as u64, 1, None, exact);
+    // The base's choice, as its rollouts make it (and brought up to date with `shots`).
+    let base = pilot.base.choose(setup, shots, &mut dice(shots.len()));
+    if base == fired {
+        return None;
+    }
+    let problem = position(setup, shots)?;
+    let candidates = [base, fired];
+    let listed: Vec<Layout> = Enumerator::new(&problem)
+        .solutions()
+        .take(samples + 1)
+        .collect();
+    let exact = listed.len() <= samples;
+    let mut gains = Vec::new();
+    let mut gain = |out: &[f64]| gains.push(out[0] - out[1]);
+    if exact {
+        pilot.play_out(setup, shots, &candidates, listed, &mut gain);
+    } else {
+        let mut sampler =
+            Sampler::within_or_cancelled(problem, SamplerKind::Uniform, None, Some(cancel.clone()))
+                .ok()?;
+        let drawn = std::iter::from_fn(|| sampler.sample(rng)).take(samples);
+        pilot.play_out(setup, shots, &candidates, drawn, &mut gain);
+    }
+    if gains.is_empty() {
+        return None;
+    }
+    let (mean, sd) = crate::stats::mean_sd(&gains);
+    Some(Worth {
+        base,
+        gain: mean,
+        se: if exact {
+            0.0
+        } else {
+            sd / (gains.len() as f64).sqrt()
+        },
+        layouts: gains.len(),
+        exact,
+    })
+}
+
 impl Shooter for Pilot {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         let scores = self.base.scores(setup, shots);
@@ -525,16 +633,10 @@ impl Shooter for Pilot {
             .take(self.samples + 1)
             .collect();
         if listed.len() <= self.samples {
-            let all = vec![true; candidates.len()];
-            let mut out = vec![0.0; candidates.len()];
-            let mut scratch = Scratch::new(candidates.len(), setup.dims.cells(), shots);
             let mut sums = vec![0.0; candidates.len()];
-            for layout in listed {
-                let (c, all) = (&candidates, &all);
-                if self.rollouts(setup, layout, shots, c, all, &mut out, &mut scratch) {
-                    sums.iter_mut().zip(&out).for_each(|(s, o)| *s += o);
-                }
-            }
+            self.play_out(setup, shots, &candidates, listed, |out| {
+                sums.iter_mut().zip(out).for_each(|(s, o)| *s += o);
+            });
             let mut choice = 0;
             for k in 1..candidates.len() {
                 if sums[k] < sums[choice] {
@@ -623,6 +725,56 @@ mod tests {
             }
         }
         assert!(better >= 3, "{better} shots improved");
+    }
+
+    /// A departure's gain is the difference of the two exact expectations where every layout
+    /// is played, and an unbiased estimate of it, within its standard error, where layouts
+    /// are drawn; the base's own choice is no departure.
+    #[test]
+    fn a_departure_is_worth_the_difference_of_the_exact_expectations() {
+        let s = setup(5, 5, &[3, 2, 2], Rules::Touch);
+        let empty = std::sync::Arc::new(s.empty().build().unwrap());
+        let mut sampler = Sampler::new(empty, SamplerKind::Uniform).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(6);
+        let cancel = Cancel::new();
+        let (mut exact, mut drawn) = (0, 0);
+        for _ in 0..6 {
+            let mut game = Game::new(s.clone(), sampler.sample(&mut rng).unwrap());
+            let mut pilot = Pilot::new(100_000, CANDIDATES, None, Exact::default());
+            while !game.is_over() {
+                let shots = game.shots().to_vec();
+                let mine = pilot.choose(&s, &shots, &mut rng);
+                let base = Density::new(BASE_WEIGHT, BASE_SMALL).choose(
+                    &s,
+                    &shots,
+                    &mut dice(shots.len()),
+                );
+                let all = departure(&s, &shots, mine, 100_000, &mut rng, &cancel);
+                if mine == base {
+                    assert_eq!(all, None);
+                } else {
+                    let want = expected(&s, &shots, base) - expected(&s, &shots, mine);
+                    let all = all.expect("a departure");
+                    assert!(all.exact && all.se == 0.0 && all.base == base);
+                    assert!(
+                        (all.gain - want).abs() < 1e-9,
+                        "{} against {want}",
+                        all.gain
+                    );
+                    exact += 1;
+                    // Drawn where more layouts are left than it may play.
+                    let few = all.layouts / 4;
+                    if few >= 40 {
+                        let d = departure(&s, &shots, mine, few, &mut rng, &cancel).unwrap();
+                        assert!(!d.exact && d.layouts == few && d.se > 0.0);
+                        assert!((d.gain - want).abs() < 4.0 * d.se + 1e-9, "{d:?} {want}");
+                        drawn += 1;
+                    }
+                }
+                game.fire(mine);
+            }
+        }
+        assert!(exact >= 3 && drawn >= 1, "{exact} exact, {drawn} drawn");
     }
 
     /// The sieve never turns away a layout that replays the shots, and turns away most of
