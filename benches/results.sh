@@ -110,6 +110,34 @@ case ${1:-table} in
         done
       done
     done
+    # What the departures of a shooter's games are worth against density:50.1, measured by
+    # `broadside gains` (each file names the commands that play and measure its games), and
+    # two shooters' gains paired on the boards both files hold.
+    echo "## gains against density:50.1"
+    python3 - "$dir"/gains/*.json <<'PY'
+import json, math, sys
+def moments(xs):
+    n = len(xs); m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    return m, 1.96 * sd / math.sqrt(n), sd
+runs = {}
+for path in sys.argv[1:]:
+    f = json.load(open(path))
+    name = path.rsplit("/", 1)[-1][:-5]
+    runs[name] = f
+    m, half, sd = moments(f["gain"])
+    print(f"{name}: {m:+.3f} ({m - half:+.3f} to {m + half:+.3f}) shots a game over games "
+          f"{f['first'] + 1}-{f['first'] + f['count']}, sd {sd:.3f}, "
+          f"{sum(f['departures']) / f['count']:.2f} departures a game")
+names = sorted(runs)
+for a in names:
+    for b in names:
+        fa, fb = runs[a], runs[b]
+        if a >= b or fa["first"] != fb["first"] or fa["count"] != fb["count"]:
+            continue
+        m, half, _ = moments([x - y for x, y in zip(fa["gain"], fb["gain"])])
+        print(f"{a} minus {b}: {m:+.3f} ({m - half:+.3f} to {m + half:+.3f})")
+PY
     ;;
   *) echo "usage: benches/results.sh [table|play|play-exact|play-parts [VARIANT] [SHOOTER] FIRST GAMES]" >&2; exit 2 ;;
 esac

@@ -140,3 +140,80 @@ fn summarize_reads_a_results_file_as_the_run_it_holds() {
     );
     assert!(v.get("hit_ratio").is_none(), "a shots file keeps no hits");
 }
+
+/// The measured departures of `docs/results/gains/`: each file names the command that plays
+/// its games (`games`, from game `first` + 1, `count` of them) and the `gains` command that
+/// measured them, with each game's gain and departures. One game of each, played again alone
+/// and measured again alone, gives the figures the file records.
+#[test]
+fn every_gains_file_replays_a_game_to_its_recorded_gain() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results/gains");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "no gains file in {}", dir.display());
+    for path in names {
+        let name = path.display().to_string();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let words = |key: &str| -> Vec<String> {
+            v[key]
+                .as_array()
+                .unwrap_or_else(|| panic!("{name}: {key}"))
+                .iter()
+                .map(|w| w.as_str().unwrap().to_string())
+                .collect()
+        };
+        let (games, gains) = (words("games"), words("gains"));
+        assert_eq!(
+            (games[0].as_str(), gains[0].as_str()),
+            ("simulate", "gains")
+        );
+        let gain = v["gain"].as_array().unwrap();
+        let departures = v["departures"].as_array().unwrap();
+        assert_eq!(gain.len() as u64, v["count"].as_u64().unwrap(), "{name}");
+        assert_eq!(departures.len(), gain.len(), "{name}");
+        // The second game.
+        let i = 1;
+        let out = std::env::temp_dir().join(format!(
+            "broadside-gains-{}-{}l",
+            std::process::id(),
+            path.file_name().unwrap().to_string_lossy()
+        ));
+        let first = v["first"].as_u64().unwrap() + i as u64;
+        let o = Command::new(bin())
+            .args(&games)
+            .args(["--first", &first.to_string(), "--games", "1", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = Command::new(bin())
+            .arg("gains")
+            .arg(&out)
+            .args(&gains[1..])
+            .args(["--each", "--json"])
+            .output()
+            .unwrap();
+        std::fs::remove_file(&out).unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let again: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let game = &again["each"][0];
+        assert!(
+            (game["gain"].as_f64().unwrap() - gain[i].as_f64().unwrap()).abs() < 1e-9,
+            "{name}: game {}: {} against {}",
+            first + 1,
+            game["gain"],
+            gain[i]
+        );
+        assert_eq!(
+            game["departures"].as_array().unwrap().len() as u64,
+            departures[i].as_u64().unwrap(),
+            "{name}: game {}",
+            first + 1
+        );
+    }
+}
