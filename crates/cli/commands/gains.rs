@@ -78,7 +78,9 @@ pub fn run(args: &Args) -> Result<bool> {
             .enumerate()
             .map(|(k, g)| format!("{k}: {g:+.3}"))
             .collect();
-        writeln!(w, "  by ships sunk before the departure: {}", by.join(", "))?;
+        if !by.is_empty() {
+            writeln!(w, "  by ships sunk before the departure: {}", by.join(", "))?;
+        }
         if args.each {
             for g in &table.each {
                 for d in &g.departures {

@@ -233,7 +233,8 @@ fn measure(
     Some(GameGains {
         name: record.meta.name.clone(),
         shots: shots.len(),
-        gain: departures.iter().map(|d| d.gain).sum(),
+        // From +0 (an empty sum of floats is -0).
+        gain: departures.iter().fold(0.0, |sum, d| sum + d.gain),
         departures,
     })
 }
