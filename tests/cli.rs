@@ -2054,7 +2054,8 @@ fn every_command_at_the_size_limit_answers_refuses_or_gives_up_in_time() {
             .to_vec(),
             "",
             1,
-            "gave up after 1.0 s",
+            // It says how long it tried: 1.0 s on an idle machine, more under load (the bound below).
+            "gave up after",
         ),
         (
             ["optimal", "--size", "64x64", "--fleet", "2000x1"].to_vec(),
