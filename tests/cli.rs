@@ -1383,6 +1383,107 @@ fn gains_measure_each_departure_from_the_base() {
     }
 }
 
+/// `gains --out` keeps each game as it is measured: a run cut off after a few games (its
+/// file cut back mid-line, as a kill leaves it) goes on with `--resume` to the table the
+/// whole run gives, measuring only the games it lacks; a file of another run is refused.
+#[test]
+fn gains_keep_each_game_and_resume_a_run_cut_short() {
+    const PILOT: &str = "tests/data/pilot-6x6-seed1.jsonl";
+    let dir = fresh_dir("gains-out");
+    let out = dir.join("g.jsonl");
+    let out = out.to_str().unwrap();
+    let args = ["gains", PILOT, "--layouts", "300", "--json", "--out", out];
+    let whole = run(&args, None);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let mut whole: serde_json::Value = serde_json::from_str(&stdout(&whole)).unwrap();
+    let text = std::fs::read_to_string(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7, "a first line, then a line a game: {text}");
+    let header: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(
+        (&header["games"], &header["layouts"], &header["seed"]),
+        (&6.into(), &300.into(), &1.into())
+    );
+    // Every game once, each line's gain the sum of its departures.
+    let mut games: Vec<u64> = Vec::new();
+    for line in &lines[1..] {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        let sum: f64 = g["departures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["gain"].as_f64().unwrap())
+            .sum();
+        assert!((g["gain"].as_f64().unwrap() - sum).abs() < 1e-9, "{g}");
+        assert_eq!(g["name"], format!("game-{}", g["game"]), "{g}");
+        games.push(g["game"].as_u64().unwrap());
+    }
+    games.sort_unstable();
+    assert_eq!(games, [1, 2, 3, 4, 5, 6]);
+    // The lines docs/JSON.md shows are lines of this file.
+    let doc = std::fs::read_to_string("docs/JSON.md").unwrap();
+    let shown = doc
+        .split("of the file the command above writes with `--out g.jsonl`")
+        .nth(1)
+        .and_then(|rest| rest.split("```text\n").nth(1))
+        .and_then(|block| block.split("```").next())
+        .expect("docs/JSON.md shows a gains --out file");
+    assert_eq!(shown.lines().count(), 2, "{shown}");
+    for line in shown.lines() {
+        assert!(lines.contains(&line), "docs/JSON.md: {line}");
+    }
+    // Cut off after two games, in the middle of the third.
+    let cut = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..20]
+    );
+    std::fs::write(out, &cut).unwrap();
+    let resumed = run(&[&args[..], &["--resume"]].concat(), None);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let resumed: serde_json::Value = serde_json::from_str(&stdout(&resumed)).unwrap();
+    assert_eq!(resumed["resumed"], 2);
+    whole["resumed"] = 2.into();
+    assert_eq!(resumed, whole);
+    let again = std::fs::read_to_string(out).unwrap();
+    assert_eq!(again.lines().count(), 7, "{again}");
+    assert!(again.starts_with(&format!("{}\n{}\n{}\n", lines[0], lines[1], lines[2])));
+    // Refusals: exit 2, naming the file's line.
+    let mut other = lines.clone();
+    other[2] = &lines[2][..lines[2].len() - 1];
+    std::fs::write(out, other.join("\n") + "\n").unwrap();
+    for (args, says) in [
+        (
+            [&args[..], &["--resume"]].concat(),
+            "g.jsonl: line 3, column",
+        ),
+        (
+            ["gains", PILOT, "--layouts", "400", "--out", out, "--resume"].to_vec(),
+            "g.jsonl: line 1: measured 6 games with --layouts 300 --seed 1",
+        ),
+        (
+            [
+                "gains",
+                "tests/data/density-seed1-1-10.jsonl",
+                "--layouts",
+                "300",
+                "--out",
+                out,
+                "--resume",
+            ]
+            .to_vec(),
+            "not 10 with --layouts 300",
+        ),
+    ] {
+        let o = run(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn summarize_sums_a_run_in_parts_and_compares_paired_runs() {
     const PARTS: [&str; 2] = [

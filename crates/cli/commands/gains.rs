@@ -1,13 +1,21 @@
 //! `broadside gains`: what a shooter's departures from `density:50.1` are worth, shot by shot,
 //! in the games `simulate --out` wrote (the performance difference lemma).
 
-use anyhow::Result;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 
-use broadside::play::{Gains, gains};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use broadside::ProblemSpec;
+use broadside::format::ParseError;
+use broadside::output::Lines;
+use broadside::play::{Gains, GameGains, gains};
 
 use crate::args::{read_problems, seconds};
-use crate::interrupt;
 use crate::report::{Printer, progress_bar};
+use crate::{interrupt, usage};
 
 /// The options of `gains`.
 #[derive(clap::Args)]
@@ -33,6 +41,32 @@ pub struct Args {
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
+    /// Keep each game's figures in this file as it is measured, a JSON line each after a
+    /// first line naming the run (docs/JSON.md): a run killed outright keeps them, and
+    /// --resume goes on from them.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Go on with a run that was cut short: the games in the --out file (measured with the
+    /// same --layouts and --seed, of the same games; a last line cut mid-way is dropped) are
+    /// not measured again, and the table is the whole run's.
+    #[arg(long, requires = "out")]
+    resume: bool,
+}
+
+/// The first line of an --out file: the run its games belong to.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Header {
+    /// Games given.
+    games: usize,
+    layouts: usize,
+    seed: u64,
+}
+
+/// A line of an --out file: game `game` (from 1, in the order given), then its figures.
+fn line_of(game: usize, gains: &GameGains) -> String {
+    let fields = serde_json::to_string(gains).expect("a game's figures print as JSON");
+    // `{"game":K,` and the fields, in their own order.
+    format!("{{\"game\":{game},{}", &fields[1..])
 }
 
 /// Measures the games' departures and prints the gain per game.
@@ -42,22 +76,71 @@ pub fn run(args: &Args) -> Result<bool> {
     for f in &args.files {
         games.extend(read_problems(f)?);
     }
+    let header = Header {
+        games: games.len(),
+        layouts: args.layouts,
+        seed: args.seed,
+    };
+    let (out, kept) = match &args.out {
+        Some(path) if args.resume && path.exists() => {
+            let (lines, old) = Lines::resume(path)?;
+            let kept = read_kept(path, &old, &header, &games)?;
+            (Some(lines), kept)
+        }
+        Some(path) => {
+            let mut lines = Lines::create(path)?;
+            lines.push(&serde_json::to_string(&header)?)?;
+            (Some(lines), Vec::new())
+        }
+        None => (None, Vec::new()),
+    };
+    let resumed = kept.iter().flatten().count() as u64;
     let run = Gains {
         games,
         layouts: args.layouts,
         seed: args.seed,
+        kept,
     };
     let asked = run.games.len() as u64;
     let stop = interrupt::stop_on_ctrl_c_or_after(limit);
     let bar = progress_bar(asked);
-    let mut table = gains(&run, stop, &|done| bar.set_position(done))?;
+    bar.set_position(resumed);
+    let out = out.map(Mutex::new);
+    let write_error = Mutex::new(None);
+    let result = gains(&run, stop, &|i, game, done| {
+        bar.set_position(done);
+        if let Some(lines) = &out {
+            let line = line_of(i + 1, game);
+            let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = lines.push(&line) {
+                // Stop the run: what is measured from here on could not be kept.
+                write_error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
     bar.finish_and_clear();
+    if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        let kept = out.map_or(0, |l| l.into_inner().map_or(0, |l| l.lines()));
+        return Err(anyhow::Error::from(e).context(format!(
+            "the run stopped; {} games measured are in the --out file",
+            kept.saturating_sub(1)
+        )));
+    }
+    let mut table = result?;
     let mut printer = Printer::new(args.json);
     if args.json {
         if !args.each {
             table.each.clear();
         }
-        printer.push(&table)?;
+        let mut v = serde_json::to_value(&table)?;
+        if args.resume {
+            v["resumed"] = resumed.into();
+        }
+        printer.push(&v)?;
     } else {
         let w = printer.out();
         writeln!(
@@ -72,6 +155,9 @@ pub fn run(args: &Args) -> Result<bool> {
             table.departures,
             table.layouts
         )?;
+        if args.resume {
+            writeln!(w, "  {resumed} of them kept from the --out file")?;
+        }
         let by: Vec<String> = table
             .by_sinkings
             .iter()
@@ -102,4 +188,75 @@ pub fn run(args: &Args) -> Result<bool> {
     }
     printer.finish()?;
     Ok(table.complete || interrupt::partial(table.games, asked, ""))
+}
+
+/// The games an --out file already holds, an entry per game of `games` (`Some` where it is
+/// measured), after checking it was written by this run: the same games, layouts and seed.
+/// `lines` are its whole lines.
+fn read_kept(
+    path: &Path,
+    lines: &[String],
+    header: &Header,
+    games: &[ProblemSpec],
+) -> Result<Vec<Option<GameGains>>> {
+    let name = path.display();
+    let mut kept = vec![None; games.len()];
+    let Some(first) = lines.first() else {
+        return Ok(kept);
+    };
+    let file = name.to_string();
+    // The line's place in the file, and its fields: `game` and those of a [`GameGains`].
+    let parse_error = |n: usize, e: serde_json::Error| {
+        usage(format!(
+            "{} (not as `gains --out` writes)",
+            ParseError::from_json(&e, n - 1).in_file(&file)
+        ))
+    };
+    let was: Header = serde_json::from_str(first).map_err(|e| parse_error(1, e))?;
+    if &was != header {
+        return Err(usage(format!(
+            "{name}: line 1: measured {} games with --layouts {} --seed {}, not {} with --layouts {} --seed {}: resume with the same, or write to another file",
+            was.games, was.layouts, was.seed, header.games, header.layouts, header.seed
+        )));
+    }
+    for (n, line) in lines.iter().enumerate().skip(1) {
+        let n = n + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        #[derive(Deserialize)]
+        struct Game {
+            game: usize,
+        }
+        let m: Game = serde_json::from_str(line).map_err(|e| parse_error(n, e))?;
+        let gains: GameGains = serde_json::from_str(line).map_err(|e| parse_error(n, e))?;
+        let record = m
+            .game
+            .checked_sub(1)
+            .and_then(|i| games.get(i))
+            .ok_or_else(|| {
+                usage(format!(
+                    "{name}: line {n}: game {} is not among the {} games given",
+                    m.game,
+                    games.len()
+                ))
+            })?;
+        if record.meta.name != gains.name || record.observations.shots.len() != gains.shots {
+            return Err(usage(format!(
+                "{name}: line {n}: game {} was another game ({} shots, not {}): resume with the same files in the same order",
+                m.game,
+                gains.shots,
+                record.observations.shots.len()
+            )));
+        }
+        let slot = &mut kept[m.game - 1];
+        if slot.is_some() {
+            return Err(usage(format!(
+                "{name}: line {n}: game {} is there twice",
+                m.game
+            )));
+        }
+        *slot = Some(gains);
+    }
+    Ok(kept)
 }

@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::game::Setup;
 use super::shooter::{BASE_SMALL, BASE_WEIGHT, ShooterKind, departure};
@@ -47,10 +47,14 @@ pub struct Gains {
     /// the same seed gives a game the same figures on any number of threads and wherever the
     /// game sits among the others (a game measured alone is measured as in its whole run).
     pub seed: u64,
+    /// Games measured before, by a run that was cut short: empty, or an entry per game of
+    /// `games`, `Some` for those not to be measured again. They count in the table as if
+    /// measured now (a game's figures depend only on its shots and the seed).
+    pub kept: Vec<Option<GameGains>>,
 }
 
 /// One departure: a shot that was not the base's choice.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Departure {
     /// The shot's number in its game (1 for the first).
     pub shot: usize,
@@ -72,7 +76,7 @@ pub struct Departure {
 }
 
 /// One game's departures.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameGains {
     /// The record's name (`game-K` in a `simulate --out` file).
     pub name: Option<String>,
@@ -112,25 +116,38 @@ pub struct GainsTable {
     pub each: Vec<GameGains>,
 }
 
-/// Measures every departure from `density:50.1` in the games of `run`, on every core; the
-/// run stops early when `stop` is set (its time limit, a Ctrl-C): the games under way are
-/// given up, and the table is of the games measured, with [`GainsTable::complete`] false.
-/// `progress` is called with the games measured so far. An error names a game whose shots
-/// no layout allows.
+/// Measures every departure from `density:50.1` in the games of `run` (but those it has
+/// [`Gains::kept`]), on every core; the run stops early when `stop` is set (its time limit, a
+/// Ctrl-C): the games under way are given up, and the table is of the games measured, with
+/// [`GainsTable::complete`] false. `measured(i, game)` is called as each game `i` (its index
+/// in [`Gains::games`]) is measured, in the order they finish, with the number measured so
+/// far (the kept ones too): where a caller keeps them as they come. An error names a game
+/// whose shots no layout allows.
 pub fn gains(
     run: &Gains,
     stop: &AtomicBool,
-    progress: &(dyn Fn(u64) + Sync),
+    measured: &(dyn Fn(usize, &GameGains, u64) + Sync),
 ) -> Result<GainsTable, Error> {
     if run.games.is_empty() {
         return Err(Error::Request("there must be at least one game".into()));
     }
+    if !run.kept.is_empty() && run.kept.len() != run.games.len() {
+        return Err(Error::Request(format!(
+            "{} games given, but {} kept: an entry per game",
+            run.games.len(),
+            run.kept.len()
+        )));
+    }
+    let kept = |i: usize| run.kept.get(i).and_then(Option::as_ref);
     if !(2..=MAX_LAYOUTS).contains(&run.layouts) {
         return Err(Error::Request(format!(
             "a departure is played out on 2 to {MAX_LAYOUTS} layouts"
         )));
     }
     for (i, r) in run.games.iter().enumerate() {
+        if kept(i).is_some() {
+            continue;
+        }
         let position = Setup::of(r).after(&r.observations.shots).build();
         let fits = position.is_ok_and(|p| Enumerator::new(&p).solutions().next().is_some());
         if !fits {
@@ -143,20 +160,24 @@ pub fn gains(
             )));
         }
     }
-    let done = AtomicU64::new(0);
-    let measured: Vec<Option<GameGains>> = super::cancelled_by(stop, |cancel| {
+    let done = AtomicU64::new(run.kept.iter().flatten().count() as u64);
+    let games: Vec<Option<GameGains>> = super::cancelled_by(stop, |cancel| {
         super::on_game_threads(|| {
             run.games
                 .par_iter()
-                .map(|record| {
+                .enumerate()
+                .map(|(i, record)| {
+                    if let Some(game) = kept(i) {
+                        return Some(game.clone());
+                    }
                     let game = measure(record, run.layouts, run.seed, cancel)?;
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    measured(i, &game, done.fetch_add(1, Ordering::Relaxed) + 1);
                     Some(game)
                 })
                 .collect()
         })
     });
-    let each: Vec<GameGains> = measured.into_iter().flatten().collect();
+    let each: Vec<GameGains> = games.into_iter().flatten().collect();
     if each.is_empty() {
         return Err(Error::Stopped(
             "the run was stopped before a game was measured".into(),
