@@ -54,6 +54,7 @@ pub mod bitboard;
 pub mod check;
 mod choice;
 mod clue;
+mod conflict;
 pub mod diagnose;
 pub mod engine;
 mod error;
@@ -78,7 +79,7 @@ pub mod stats;
 
 pub use choice::UnknownChoice;
 pub use clue::Clue;
-pub use diagnose::Conflict;
+pub use conflict::Conflict;
 pub use engine::{
     Cancel, CountError, CountInt, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler,
     DpEngine, DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,

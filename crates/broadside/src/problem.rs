@@ -9,7 +9,7 @@
 //! from column totals, a clue no ship can cover, ...), so that a user learns *why*.
 
 use crate::clue::Clue;
-use crate::diagnose::Conflict;
+use crate::conflict::Conflict;
 use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;

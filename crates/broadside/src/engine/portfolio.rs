@@ -96,7 +96,8 @@ impl Plan {
 /// its structure before either runs: the enumerator's work, estimated by random descents of
 /// its search (a fixed seed, so the same problem always gets the same choice), against the
 /// DP's states, predicted from the placements, each weighed by its measured cost per unit
-/// ([`SECONDS`]). No clock is read, so the choice does not depend on the machine or its load.
+/// (fitted by `cargo bench --bench auto`). No clock is read, so the choice does not depend on
+/// the machine or its load.
 pub fn plan(problem: &Problem, per_cell: bool) -> Plan {
     match DpEngine::new(problem) {
         Ok(dp) => plan_with(problem, &dp, per_cell),

@@ -17,7 +17,7 @@
 //!    square). A body that starts with `/` gives no counts and no clues; one with no fleet
 //!    part has pzprjs's default, `//d`.
 //!
-//! Ships never touch, not even diagonally (the puzzle's rule). [`write`] gives the URL of a
+//! Ships never touch, not even diagonally (the puzzle's rule). [`write`](fn@write) gives the URL of a
 //! problem this format can hold.
 
 use crate::clue::Clue;
