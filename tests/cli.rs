@@ -1450,6 +1450,13 @@ fn gains_keep_each_game_and_resume_a_run_cut_short() {
     let again = std::fs::read_to_string(out).unwrap();
     assert_eq!(again.lines().count(), 7, "{again}");
     assert!(again.starts_with(&format!("{}\n{}\n{}\n", lines[0], lines[1], lines[2])));
+    // Cut off before its first line was whole: measured again, from the first line on.
+    std::fs::write(out, &lines[0][..10]).unwrap();
+    let o = run(&[&args[..], &["--resume"]].concat(), None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let again = std::fs::read_to_string(out).unwrap();
+    assert_eq!(again.lines().next(), Some(lines[0]), "{again}");
+    assert_eq!(again.lines().count(), 7, "{again}");
     // Refusals: exit 2, naming the file's line.
     let mut other = lines.clone();
     other[2] = &lines[2][..lines[2].len() - 1];

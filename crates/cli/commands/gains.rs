@@ -83,8 +83,12 @@ pub fn run(args: &Args) -> Result<bool> {
     };
     let (out, kept) = match &args.out {
         Some(path) if args.resume && path.exists() => {
-            let (lines, old) = Lines::resume(path)?;
+            let (mut lines, old) = Lines::resume(path)?;
             let kept = read_kept(path, &old, &header, &games)?;
+            // A file cut off before its first line was whole starts again with it.
+            if old.is_empty() {
+                lines.push(&serde_json::to_string(&header)?)?;
+            }
             (Some(lines), kept)
         }
         Some(path) => {
