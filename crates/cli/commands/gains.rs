@@ -82,19 +82,18 @@ pub fn run(args: &Args) -> Result<bool> {
         seed: args.seed,
     };
     let (out, kept) = match &args.out {
-        Some(path) if args.resume && path.exists() => {
-            let (mut lines, old) = Lines::resume(path)?;
+        Some(path) => {
+            let (mut lines, old) = if args.resume && path.exists() {
+                Lines::resume(path)?
+            } else {
+                (Lines::create(path)?, Vec::new())
+            };
             let kept = read_kept(path, &old, &header, &games)?;
-            // A file cut off before its first line was whole starts again with it.
+            // A new file, or one cut off before its first line was whole, starts with it.
             if old.is_empty() {
                 lines.push(&serde_json::to_string(&header)?)?;
             }
             (Some(lines), kept)
-        }
-        Some(path) => {
-            let mut lines = Lines::create(path)?;
-            lines.push(&serde_json::to_string(&header)?)?;
-            (Some(lines), Vec::new())
         }
         None => (None, Vec::new()),
     };
@@ -203,17 +202,16 @@ fn read_kept(
     header: &Header,
     games: &[ProblemSpec],
 ) -> Result<Vec<Option<GameGains>>> {
-    let name = path.display();
+    let name = path.display().to_string();
     let mut kept = vec![None; games.len()];
     let Some(first) = lines.first() else {
         return Ok(kept);
     };
-    let file = name.to_string();
-    // The line's place in the file, and its fields: `game` and those of a [`GameGains`].
+    // Line `n` of the file is not JSON of the form expected.
     let parse_error = |n: usize, e: serde_json::Error| {
         usage(format!(
             "{} (not as `gains --out` writes)",
-            ParseError::from_json(&e, n - 1).in_file(&file)
+            ParseError::from_json(&e, n - 1).in_file(&name)
         ))
     };
     let was: Header = serde_json::from_str(first).map_err(|e| parse_error(1, e))?;
