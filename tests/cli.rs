@@ -1468,7 +1468,7 @@ fn gains_keep_each_game_and_resume_a_run_cut_short() {
         ),
         (
             ["gains", PILOT, "--layouts", "400", "--out", out, "--resume"].to_vec(),
-            "g.jsonl: line 1: measured 6 games with --layouts 300 --seed 1",
+            "g.jsonl: line 1: written by another run (6 games measured with --layouts 300 --seed 1)",
         ),
         (
             [
@@ -1481,12 +1481,138 @@ fn gains_keep_each_game_and_resume_a_run_cut_short() {
                 "--resume",
             ]
             .to_vec(),
-            "not 10 with --layouts 300",
+            "not by this one (10 games measured with --layouts 300",
         ),
     ] {
         let o = run(&args, None);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `match --out` and `accuracy --out` keep each pair or game as it is played: a run cut off
+/// mid-line goes on with `--resume` to the answer the whole run gives, playing only what it
+/// lacks; a file of another run is refused and left as it was, and so is a file a refused
+/// request would have replaced.
+#[test]
+fn match_and_accuracy_keep_each_game_and_resume_a_run_cut_short() {
+    let dir = fresh_dir("match-out");
+    let out = dir.join("m.jsonl");
+    let out = out.to_str().unwrap();
+    let game = ["--size", "6x6", "--fleet", "3 2"];
+    // Each run's arguments but --games and --seed; its --games; what its lines are keyed by.
+    let runs: [(Vec<&str>, &str, &str, usize); 2] = [
+        (
+            [&["match", "parity", "hunt-target"][..], &game].concat(),
+            "40",
+            "pair",
+            20,
+        ),
+        (vec!["accuracy", "--turns", "5"], "12", "game", 12),
+    ];
+    // Every line of every run's file, for the examples docs/JSON.md shows.
+    let mut written: Vec<String> = Vec::new();
+    for (base, games, item, items) in runs {
+        let with = |games: &'static str, seed: &'static str| {
+            [&base[..], &["--games", games, "--seed", seed]].concat()
+        };
+        let args = [&with(games, "3")[..], &["--json", "--out", out]].concat();
+        let whole = run(&args, None);
+        assert!(whole.status.success(), "{args:?}: {}", stderr(&whole));
+        let mut whole: serde_json::Value = serde_json::from_str(&stdout(&whole)).unwrap();
+        let text = std::fs::read_to_string(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), items + 1, "a first line, then one per {item}");
+        written.extend(lines.iter().map(|l| l.to_string()));
+        let mut numbers: Vec<u64> = lines[1..]
+            .iter()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()[item]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        numbers.sort_unstable();
+        assert_eq!(numbers, (1..=items as u64).collect::<Vec<u64>>(), "{text}");
+        // Cut off after three, in the middle of the fourth.
+        let cut = format!(
+            "{}\n{}\n{}\n{}\n{}",
+            lines[0],
+            lines[1],
+            lines[2],
+            lines[3],
+            &lines[4][..9]
+        );
+        std::fs::write(out, &cut).unwrap();
+        let resumed = run(&[&args[..], &["--resume"]].concat(), None);
+        assert!(resumed.status.success(), "{args:?}: {}", stderr(&resumed));
+        let resumed: serde_json::Value = serde_json::from_str(&stdout(&resumed)).unwrap();
+        let kept = if item == "pair" { 6 } else { 3 };
+        assert_eq!(resumed["resumed"], kept, "{resumed}");
+        whole["resumed"] = kept.into();
+        assert_eq!(resumed, whole, "{args:?}");
+        let again = std::fs::read_to_string(out).unwrap();
+        assert_eq!(again.lines().count(), items + 1, "{again}");
+        assert!(again.starts_with(&format!(
+            "{}\n{}\n{}\n{}\n",
+            lines[0], lines[1], lines[2], lines[3]
+        )));
+        // As text, the summary says what was kept.
+        std::fs::write(out, &cut).unwrap();
+        let o = run(
+            &[&args[..args.len() - 3], &["--out", out, "--resume"]].concat(),
+            None,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains(&format!("{kept} of")), "{}", stdout(&o));
+        // Another run's file is refused naming its first line, and left as it was.
+        let before = std::fs::read_to_string(out).unwrap();
+        let o = run(
+            &[&with(games, "4")[..], &["--out", out, "--resume"]].concat(),
+            None,
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("m.jsonl: line 1: written by another run ("),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read_to_string(out).unwrap(), before);
+        // A line that is not the run's JSON: its line and column.
+        std::fs::write(
+            out,
+            format!("{}\n{}\n", lines[0], &lines[1][..lines[1].len() - 1]),
+        )
+        .unwrap();
+        let o = run(&[&args[..], &["--resume"]].concat(), None);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("m.jsonl: line 2, column"),
+            "{}",
+            stderr(&o)
+        );
+        // A request refused for its input does not replace the file.
+        std::fs::write(out, &before).unwrap();
+        let o = run(&[&with("0", "3")[..], &["--out", out]].concat(), None);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(out).unwrap(), before);
+    }
+    // The lines docs/JSON.md shows are lines of these files.
+    let doc = std::fs::read_to_string("docs/JSON.md").unwrap();
+    let section = doc
+        .split("## match --out and accuracy --out")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("docs/JSON.md has a section on match --out and accuracy --out");
+    let shown: Vec<&str> = section
+        .split("```text\n")
+        .skip(1)
+        .flat_map(|block| block.split("```").next().unwrap_or("").lines())
+        .collect();
+    assert_eq!(shown.len(), 4, "{shown:?}");
+    for line in shown {
+        assert!(written.iter().any(|w| w == line), "docs/JSON.md: {line}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -193,7 +193,7 @@ fn shooters_rank_as_in_the_literature() {
 
 #[test]
 fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
-    use broadside::play::{Side, play_match};
+    use broadside::play::{Match, Side, play_match};
     let setup = sim(8, 8, &[4, 3, 2], Rules::Touch, ShooterKind::Random).setup;
     let side = |shooter| Side {
         shooter,
@@ -201,56 +201,68 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
     };
     // A side against itself: each wins the pairs it needs fewer shots in, as often as not.
     let even = play_match(
-        &setup,
-        side(ShooterKind::Parity),
-        side(ShooterKind::Parity),
-        1500,
-        5,
+        &Match {
+            setup: setup.clone(),
+            a: side(ShooterKind::Parity),
+            b: side(ShooterKind::Parity),
+            pairs: 1500,
+            seed: 5,
+            kept: Vec::new(),
+        },
         &AtomicBool::new(false),
-        &|_| {},
+        &|_, _, _| {},
     )
     .unwrap();
     assert_eq!(even.games, 3000);
     assert!(even.ci95[0] <= 0.5 && 0.5 <= even.ci95[1], "{even:?}");
     let m = play_match(
-        &setup,
-        side(ShooterKind::Density {
-            weight: broadside::play::DENSITY_WEIGHT,
-            small: 0,
-        }),
-        side(ShooterKind::Random),
-        500,
-        5,
+        &Match {
+            setup: setup.clone(),
+            a: side(ShooterKind::Density {
+                weight: broadside::play::DENSITY_WEIGHT,
+                small: 0,
+            }),
+            b: side(ShooterKind::Random),
+            pairs: 500,
+            seed: 5,
+            kept: Vec::new(),
+        },
         &AtomicBool::new(false),
-        &|_| {},
+        &|_, _, _| {},
     )
     .unwrap();
     assert!(m.ci95[0] > 0.9 && m.mean_shots_a < m.mean_shots_b, "{m:?}");
     // Swapping the sides swaps the result.
     let back = play_match(
-        &setup,
-        side(ShooterKind::Random),
-        side(ShooterKind::Density {
-            weight: broadside::play::DENSITY_WEIGHT,
-            small: 0,
-        }),
-        500,
-        5,
+        &Match {
+            setup: setup.clone(),
+            a: side(ShooterKind::Random),
+            b: side(ShooterKind::Density {
+                weight: broadside::play::DENSITY_WEIGHT,
+                small: 0,
+            }),
+            pairs: 500,
+            seed: 5,
+            kept: Vec::new(),
+        },
         &AtomicBool::new(false),
-        &|_| {},
+        &|_, _, _| {},
     )
     .unwrap();
     assert!(back.ci95[1] < 0.1, "{back:?}");
     assert!(even.complete && m.complete && back.complete);
     // Stopped before a pair is played: an error that says so, not an empty summary.
     let stopped = play_match(
-        &setup,
-        side(ShooterKind::Random),
-        side(ShooterKind::Random),
-        500,
-        5,
+        &Match {
+            setup: setup.clone(),
+            a: side(ShooterKind::Random),
+            b: side(ShooterKind::Random),
+            pairs: 500,
+            seed: 5,
+            kept: Vec::new(),
+        },
         &AtomicBool::new(true),
-        &|_| {},
+        &|_, _, _| {},
     );
     assert!(
         matches!(stopped, Err(broadside::Error::Stopped(_))),
@@ -639,6 +651,73 @@ fn the_sonar_reports_the_distance_to_the_nearest_ship() {
     }
 }
 
+/// A match cut short goes on from the pairs it kept: only the pairs it lacks are played, each
+/// as in the whole match, and the summary is the whole match's.
+#[test]
+fn a_match_goes_on_from_the_pairs_it_kept() {
+    use broadside::play::{Match, PairShots, Side, play_match};
+    use std::sync::Mutex;
+    let run = Match {
+        setup: sim(6, 6, &[3, 2], Rules::Touch, ShooterKind::Random).setup,
+        a: Side {
+            shooter: ShooterKind::Parity,
+            placer: PlacerKind::Uniform,
+        },
+        b: Side {
+            shooter: ShooterKind::HuntTarget,
+            placer: "ed1".parse().unwrap(),
+        },
+        pairs: 40,
+        seed: 3,
+        kept: Vec::new(),
+    };
+    let each = Mutex::new(vec![None; 40]);
+    let whole = play_match(&run, &AtomicBool::new(false), &|i, s, _| {
+        each.lock().unwrap()[i as usize] = Some(s);
+    })
+    .unwrap();
+    let each = each.into_inner().unwrap();
+    assert!(each.iter().all(Option::is_some));
+    // Every third pair kept (14 of them).
+    let kept: Vec<Option<PairShots>> = (0..40)
+        .map(|i| if i % 3 == 0 { each[i] } else { None })
+        .collect();
+    let played = Mutex::new(Vec::new());
+    let again = play_match(
+        &Match {
+            kept,
+            ..run.clone()
+        },
+        &AtomicBool::new(false),
+        &|i, s, done| {
+            assert_eq!(Some(s), each[i as usize], "pair {i}");
+            played.lock().unwrap().push((i, done));
+        },
+    )
+    .unwrap();
+    assert_eq!(again, whole);
+    let mut played = played.into_inner().unwrap();
+    played.sort_unstable();
+    let pairs: Vec<u64> = played.iter().map(|p| p.0).collect();
+    assert_eq!(pairs, (0..40).filter(|i| i % 3 != 0).collect::<Vec<u64>>());
+    let mut done: Vec<u64> = played.iter().map(|p| p.1).collect();
+    done.sort_unstable();
+    assert_eq!(done, (15..=40).collect::<Vec<u64>>());
+    // An entry per pair, or none.
+    let short = play_match(
+        &Match {
+            kept: vec![None; 39],
+            ..run
+        },
+        &AtomicBool::new(false),
+        &|_, _, _| {},
+    );
+    assert!(
+        matches!(short, Err(broadside::Error::Request(_))),
+        "{short:?}"
+    );
+}
+
 /// Naslausky & Figueiredo's evaluation: with no sonar, the first turn fires at nothing yet, so its top-1
 /// accuracy is a coin with the exact heat map's highest probability.
 #[test]
@@ -654,8 +733,9 @@ fn accuracy_at_the_first_turn_is_the_top_probability() {
         sonar: 0.0,
         estimator: Estimator::Exact,
         seed: 2,
+        kept: Vec::new(),
     };
-    let table = accuracy(&run, &AtomicBool::new(false), &|_| {}).unwrap();
+    let table = accuracy(&run, &AtomicBool::new(false), &|_, _, _| {}).unwrap();
     assert_eq!(table.turns.len(), 4);
     let heat = HeatMap::compute(&setup.empty().build().unwrap(), Engine::Auto).unwrap();
     let p = heat.best().1;
@@ -678,10 +758,67 @@ fn accuracy_at_the_first_turn_is_the_top_probability() {
         sonar: 0.2,
         estimator: "sampled:50:weighted".parse().unwrap(),
         seed: 1,
+        kept: Vec::new(),
     };
-    let table = accuracy(&run, &AtomicBool::new(false), &|_| {}).unwrap();
+    let table = accuracy(&run, &AtomicBool::new(false), &|_, _, _| {}).unwrap();
     assert_eq!(table.turns.len(), 5);
     assert!(table.turns.iter().all(|t| t.boards > 0.0));
+}
+
+/// The evaluation cut short goes on from the games it kept: only the games it lacks are
+/// played, each as in the whole run, and the table is the whole run's, to the last digit.
+#[test]
+fn accuracy_goes_on_from_the_games_it_kept() {
+    use broadside::play::{Accuracy, Boards, GameAccuracy, accuracy};
+    use std::sync::Mutex;
+    for estimator in ["exact", "sampled:30"] {
+        let run = Accuracy {
+            boards: Boards::naslausky(),
+            games: 12,
+            turns: 6,
+            sonar: 0.2,
+            estimator: estimator.parse().unwrap(),
+            seed: 4,
+            kept: Vec::new(),
+        };
+        let each: Mutex<Vec<Option<GameAccuracy>>> = Mutex::new(vec![None; 12]);
+        let whole = accuracy(&run, &AtomicBool::new(false), &|i, g, _| {
+            each.lock().unwrap()[i as usize] = Some(g.clone());
+        })
+        .unwrap();
+        let each = each.into_inner().unwrap();
+        // Each game's hits are those of its turns' shares in the table: at most 1, 3, 5.
+        for g in each.iter().flatten() {
+            assert_eq!(g.hits.len(), g.boards.len());
+            assert!(g.hits.iter().all(|h| h[0] <= 1 && h[1] <= 3 && h[2] <= 5));
+        }
+        // The kept games as a file holds them: through JSON and back.
+        let kept: Vec<Option<GameAccuracy>> = each
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let g = g.as_ref().filter(|_| i % 2 == 1)?;
+                serde_json::from_str(&serde_json::to_string(g).unwrap()).unwrap()
+            })
+            .collect();
+        let played = Mutex::new(Vec::new());
+        let again = accuracy(
+            &Accuracy {
+                kept,
+                ..run.clone()
+            },
+            &AtomicBool::new(false),
+            &|i, g, _| {
+                assert_eq!(Some(g), each[i as usize].as_ref(), "game {i}");
+                played.lock().unwrap().push(i);
+            },
+        )
+        .unwrap();
+        assert_eq!(again, whole, "{estimator}");
+        let mut played = played.into_inner().unwrap();
+        played.sort_unstable();
+        assert_eq!(played, [0, 2, 4, 6, 8, 10]);
+    }
 }
 
 /// `density:W` is the public engine's rule: a position covering `k` open hits weighs `W^k`,

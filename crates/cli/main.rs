@@ -16,6 +16,7 @@
 mod args;
 mod commands;
 mod interrupt;
+mod journal;
 mod report;
 mod server;
 

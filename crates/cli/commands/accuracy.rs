@@ -2,12 +2,14 @@
 //! ship, turn by turn (the evaluation of Naslausky & Figueiredo).
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 
-use broadside::play::{Accuracy, Boards, Estimator, accuracy};
+use broadside::play::{Accuracy, Boards, Estimator, GameAccuracy, accuracy};
 
 use crate::args::{seconds, setup_of_file};
-use crate::interrupt;
-use crate::report::{Printer, progress_bar};
+use crate::journal::{Journal, JournalArgs, Run};
+use crate::report::{Printer, describe, progress_bar};
+use crate::{interrupt, usage};
 
 /// The options of `accuracy`.
 #[derive(clap::Args)]
@@ -34,12 +36,41 @@ pub struct Args {
     #[arg(long, default_value = "0")]
     seed: u64,
     /// Stop after this many seconds: the games under way are given up, the table is of the games
-    /// played, marked partial.
+    /// played, marked partial; with --out, --resume goes on.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    journal: JournalArgs,
+}
+
+/// The first line of an --out file: the run its games belong to.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Header {
+    /// The boards: Naslausky & Figueiredo's random maps, or one game's board, fleet and rules.
+    boards: String,
+    rocks: Vec<usize>,
+    estimator: String,
+    games: u64,
+    turns: usize,
+    sonar: f64,
+    seed: u64,
+}
+
+impl Run for Header {
+    const WRITER: &'static str = "accuracy --out";
+    const ITEM: &'static str = "game";
+    fn items(&self) -> usize {
+        self.games as usize
+    }
+    fn describe(&self) -> String {
+        format!(
+            "{} games of {} turns on {}, {} heat map, sonar {}, seed {}",
+            self.games, self.turns, self.boards, self.estimator, self.sonar, self.seed
+        )
+    }
 }
 
 /// Runs the evaluation and prints its table.
@@ -55,6 +86,38 @@ pub fn run(args: &Args) -> Result<bool> {
             fixed => fixed,
         },
     };
+    if args.games == 0 {
+        return Err(usage("--games: there must be at least one game"));
+    }
+    let header = Header {
+        boards: match &boards {
+            Boards::Random { dims, rocks, ships } => {
+                format!("random {dims} maps with {rocks} rocks and {ships} ships")
+            }
+            Boards::Fixed(setup) => describe(setup),
+        },
+        rocks: match &boards {
+            Boards::Fixed(setup) => setup.rocks.clone(),
+            Boards::Random { .. } => Vec::new(),
+        },
+        estimator: args.estimator.to_string(),
+        games: args.games,
+        turns: args.turns,
+        sonar: args.sonar,
+        seed: args.seed,
+    };
+    let (journal, kept) = args.journal.open(&header, |_, g: &GameAccuracy| {
+        if g.hits.len() != g.boards.len() || g.hits.len() > args.turns + 1 {
+            return Err(format!(
+                "{} turns of hits and {} of boards, in a run of {} turns",
+                g.hits.len(),
+                g.boards.len(),
+                args.turns
+            ));
+        }
+        Ok(())
+    })?;
+    let resumed = kept.iter().flatten().count() as u64;
     let run = Accuracy {
         boards,
         games: args.games,
@@ -62,15 +125,28 @@ pub fn run(args: &Args) -> Result<bool> {
         sonar: args.sonar,
         estimator: args.estimator,
         seed: args.seed,
+        kept,
     };
     let limit = args.time_limit.map(seconds).transpose()?;
     let stop = interrupt::stop_on_ctrl_c_or_after(limit);
     let bar = progress_bar(run.games);
-    let table = accuracy(&run, stop, &|done| bar.set_position(done))?;
+    bar.set_position(resumed);
+    let table = accuracy(&run, stop, &|i, game, done| {
+        bar.set_position(done);
+        if let Some(journal) = &journal {
+            journal.keep(i as usize, game, stop);
+        }
+    });
     bar.finish_and_clear();
+    Journal::finish(journal)?;
+    let table = table?;
     let mut printer = Printer::new(args.json);
     if args.json {
-        printer.push(&table)?;
+        let mut v = serde_json::to_value(&table)?;
+        if args.journal.resume {
+            v["resumed"] = resumed.into();
+        }
+        printer.push(&v)?;
     } else {
         let w = printer.out();
         writeln!(
@@ -89,7 +165,10 @@ pub fn run(args: &Args) -> Result<bool> {
                 t.turn, t.games, t.top[0], t.sd[0], t.top[1], t.sd[1], t.top[2], t.sd[2], t.boards
             )?;
         }
+        if args.journal.resume {
+            writeln!(w, "  {resumed} of the games kept from the --out file")?;
+        }
     }
     printer.finish()?;
-    Ok(table.complete || interrupt::partial(table.games, run.games, ""))
+    Ok(table.complete || interrupt::partial(table.games, run.games, args.journal.then()))
 }

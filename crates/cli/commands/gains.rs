@@ -1,21 +1,15 @@
 //! `broadside gains`: what a shooter's departures from `density:50.1` are worth, shot by shot,
 //! in the games `simulate --out` wrote (the performance difference lemma).
 
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::Ordering;
-
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
-use broadside::ProblemSpec;
-use broadside::format::ParseError;
-use broadside::output::Lines;
 use broadside::play::{Gains, GameGains, gains};
 
 use crate::args::{read_problems, seconds};
+use crate::interrupt;
+use crate::journal::{Journal, JournalArgs, Run};
 use crate::report::{Printer, progress_bar};
-use crate::{interrupt, usage};
 
 /// The options of `gains`.
 #[derive(clap::Args)]
@@ -41,16 +35,8 @@ pub struct Args {
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
-    /// Keep each game's figures in this file as it is measured, a JSON line each after a
-    /// first line naming the run (docs/JSON.md): a run killed outright keeps them, and
-    /// --resume goes on from them.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-    /// Go on with a run that was cut short: the games in the --out file (measured with the
-    /// same --layouts and --seed, of the same games; a last line cut mid-way is dropped) are
-    /// not measured again, and the table is the whole run's.
-    #[arg(long, requires = "out")]
-    resume: bool,
+    #[command(flatten)]
+    journal: JournalArgs,
 }
 
 /// The first line of an --out file: the run its games belong to.
@@ -62,11 +48,18 @@ struct Header {
     seed: u64,
 }
 
-/// A line of an --out file: game `game` (from 1, in the order given), then its figures.
-fn line_of(game: usize, gains: &GameGains) -> String {
-    let fields = serde_json::to_string(gains).expect("a game's figures print as JSON");
-    // `{"game":K,` and the fields, in their own order.
-    format!("{{\"game\":{game},{}", &fields[1..])
+impl Run for Header {
+    const WRITER: &'static str = "gains --out";
+    const ITEM: &'static str = "game";
+    fn items(&self) -> usize {
+        self.games
+    }
+    fn describe(&self) -> String {
+        format!(
+            "{} games measured with --layouts {} --seed {}",
+            self.games, self.layouts, self.seed
+        )
+    }
 }
 
 /// Measures the games' departures and prints the gain per game.
@@ -81,22 +74,18 @@ pub fn run(args: &Args) -> Result<bool> {
         layouts: args.layouts,
         seed: args.seed,
     };
-    let (out, kept) = match &args.out {
-        Some(path) => {
-            let (mut lines, old) = if args.resume && path.exists() {
-                Lines::resume(path)?
-            } else {
-                (Lines::create(path)?, Vec::new())
-            };
-            let kept = read_kept(path, &old, &header, &games)?;
-            // A new file, or one cut off before its first line was whole, starts with it.
-            if old.is_empty() {
-                lines.push(&serde_json::to_string(&header)?)?;
-            }
-            (Some(lines), kept)
-        }
-        None => (None, Vec::new()),
-    };
+    let (journal, kept) = args.journal.open(&header, |i, g: &GameGains| {
+                let record = &games[i];
+                if record.meta.name != g.name || record.observations.shots.len() != g.shots {
+                    return Err(format!(
+                        "game {} was another game ({} shots, not {}): resume with the same files in the same order",
+                        i + 1,
+                        g.shots,
+                        record.observations.shots.len()
+                    ));
+                }
+                Ok(())
+            })?;
     let resumed = kept.iter().flatten().count() as u64;
     let run = Gains {
         games,
@@ -108,31 +97,14 @@ pub fn run(args: &Args) -> Result<bool> {
     let stop = interrupt::stop_on_ctrl_c_or_after(limit);
     let bar = progress_bar(asked);
     bar.set_position(resumed);
-    let out = out.map(Mutex::new);
-    let write_error = Mutex::new(None);
     let result = gains(&run, stop, &|i, game, done| {
         bar.set_position(done);
-        if let Some(lines) = &out {
-            let line = line_of(i + 1, game);
-            let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = lines.push(&line) {
-                // Stop the run: what is measured from here on could not be kept.
-                write_error
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get_or_insert(e);
-                stop.store(true, Ordering::SeqCst);
-            }
+        if let Some(journal) = &journal {
+            journal.keep(i, game, stop);
         }
     });
     bar.finish_and_clear();
-    if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        let kept = out.map_or(0, |l| l.into_inner().map_or(0, |l| l.lines()));
-        return Err(anyhow::Error::from(e).context(format!(
-            "the run stopped; {} games measured are in the --out file",
-            kept.saturating_sub(1)
-        )));
-    }
+    Journal::finish(journal)?;
     let mut table = result?;
     let mut printer = Printer::new(args.json);
     if args.json {
@@ -140,7 +112,7 @@ pub fn run(args: &Args) -> Result<bool> {
             table.each.clear();
         }
         let mut v = serde_json::to_value(&table)?;
-        if args.resume {
+        if args.journal.resume {
             v["resumed"] = resumed.into();
         }
         printer.push(&v)?;
@@ -158,7 +130,7 @@ pub fn run(args: &Args) -> Result<bool> {
             table.departures,
             table.layouts
         )?;
-        if args.resume {
+        if args.journal.resume {
             writeln!(w, "  {resumed} of them kept from the --out file")?;
         }
         let by: Vec<String> = table
@@ -190,75 +162,5 @@ pub fn run(args: &Args) -> Result<bool> {
         }
     }
     printer.finish()?;
-    Ok(table.complete || interrupt::partial(table.games, asked, ""))
-}
-
-/// The games an --out file already holds, an entry per game of `games` (`Some` where it is
-/// measured), after checking it was written by this run: the same games, layouts and seed.
-/// `lines` are its whole lines.
-fn read_kept(
-    path: &Path,
-    lines: &[String],
-    header: &Header,
-    games: &[ProblemSpec],
-) -> Result<Vec<Option<GameGains>>> {
-    let name = path.display().to_string();
-    let mut kept = vec![None; games.len()];
-    let Some(first) = lines.first() else {
-        return Ok(kept);
-    };
-    // Line `n` of the file is not JSON of the form expected.
-    let parse_error = |n: usize, e: serde_json::Error| {
-        usage(format!(
-            "{} (not as `gains --out` writes)",
-            ParseError::from_json(&e, n - 1).in_file(&name)
-        ))
-    };
-    let was: Header = serde_json::from_str(first).map_err(|e| parse_error(1, e))?;
-    if &was != header {
-        return Err(usage(format!(
-            "{name}: line 1: measured {} games with --layouts {} --seed {}, not {} with --layouts {} --seed {}: resume with the same, or write to another file",
-            was.games, was.layouts, was.seed, header.games, header.layouts, header.seed
-        )));
-    }
-    for (n, line) in lines.iter().enumerate().skip(1) {
-        let n = n + 1;
-        if line.trim().is_empty() {
-            continue;
-        }
-        #[derive(Deserialize)]
-        struct Game {
-            game: usize,
-        }
-        let m: Game = serde_json::from_str(line).map_err(|e| parse_error(n, e))?;
-        let gains: GameGains = serde_json::from_str(line).map_err(|e| parse_error(n, e))?;
-        let record = m
-            .game
-            .checked_sub(1)
-            .and_then(|i| games.get(i))
-            .ok_or_else(|| {
-                usage(format!(
-                    "{name}: line {n}: game {} is not among the {} games given",
-                    m.game,
-                    games.len()
-                ))
-            })?;
-        if record.meta.name != gains.name || record.observations.shots.len() != gains.shots {
-            return Err(usage(format!(
-                "{name}: line {n}: game {} was another game ({} shots, not {}): resume with the same files in the same order",
-                m.game,
-                gains.shots,
-                record.observations.shots.len()
-            )));
-        }
-        let slot = &mut kept[m.game - 1];
-        if slot.is_some() {
-            return Err(usage(format!(
-                "{name}: line {n}: game {} is there twice",
-                m.game
-            )));
-        }
-        *slot = Some(gains);
-    }
-    Ok(kept)
+    Ok(table.complete || interrupt::partial(table.games, asked, args.journal.then()))
 }

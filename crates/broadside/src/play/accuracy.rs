@@ -13,7 +13,7 @@
 use rand::Rng;
 use rand::RngExt;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::game::{Game, Setup};
 use crate::engine::{Cancel, CountOptions, Engine};
@@ -148,9 +148,26 @@ pub struct Accuracy {
     pub sonar: f64,
     /// The heat map.
     pub estimator: Estimator,
-    /// The seed.
+    /// The seed: game `i`'s board, fleet and turns come from it and `i` alone, so a game
+    /// plays the same on any number of threads and in a run cut short as in the whole run.
     pub seed: u64,
+    /// Games measured before, by a run that was cut short: empty, or an entry per game, `Some`
+    /// for those not to be played again. They count in the table as if measured now.
+    pub kept: Vec<Option<GameAccuracy>>,
 }
+
+/// One game's measurements, turn by turn (before each turn, and after the last while ships
+/// are left).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameAccuracy {
+    /// Per turn: how many of the 1, 3 and 5 likeliest open cells hold a ship.
+    pub hits: Vec<[u8; 3]>,
+    /// Per turn: the boards behind the map (layouts counted, or drawn).
+    pub boards: Vec<f64>,
+}
+
+/// How many cells each accuracy looks at.
+const TOP: [usize; 3] = [1, 3, 5];
 
 /// The accuracies of one turn, over the games still going.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -183,16 +200,16 @@ pub struct AccuracyTable {
     pub turns: Vec<Turn>,
 }
 
-/// One game's measurements: per turn measured, the three accuracies and the boards.
-type Measured = Vec<([f64; 3], f64)>;
-
-/// Runs the evaluation, calling `progress` with the games done so far. Once `stop` is raised
-/// no game starts, the games under way are given up (their counts stop), and the table is of
-/// the games finished (`complete` false); stopped before any, it is an error.
+/// Runs the evaluation (but for the games it has [`Accuracy::kept`]) on every core. Once
+/// `stop` is raised no game starts, the games under way are given up (their counts stop), and
+/// the table is of the games finished (`complete` false); stopped before any, it is an error.
+/// `measured(i, game, done)` is called as each game `i` (from 0) is measured, in the order
+/// they finish, with the number done so far (the kept ones too): where a caller keeps them as
+/// they come.
 pub fn accuracy(
     run: &Accuracy,
     stop: &std::sync::atomic::AtomicBool,
-    progress: &(dyn Fn(u64) + Sync),
+    measured: &(dyn Fn(u64, &GameAccuracy, u64) + Sync),
 ) -> Result<AccuracyTable, Error> {
     if run.games == 0 {
         return Err(Error::Request("there must be at least one game".into()));
@@ -202,12 +219,23 @@ pub fn accuracy(
             "the sonar's chance must be from 0 to 1".into(),
         ));
     }
-    let done = std::sync::atomic::AtomicU64::new(0);
-    let measured: Vec<Option<Measured>> = super::cancelled_by(stop, |cancel| {
+    if !run.kept.is_empty() && run.kept.len() as u64 != run.games {
+        return Err(Error::Request(format!(
+            "{} games asked for, but {} kept: an entry per game",
+            run.games,
+            run.kept.len()
+        )));
+    }
+    let kept = |i: u64| run.kept.get(i as usize).and_then(Option::as_ref);
+    let done = std::sync::atomic::AtomicU64::new(run.kept.iter().flatten().count() as u64);
+    let games: Vec<Option<GameAccuracy>> = super::cancelled_by(stop, |cancel| {
         super::on_game_threads(|| {
             (0..run.games)
                 .into_par_iter()
                 .map(|i| {
+                    if let Some(game) = kept(i) {
+                        return Ok(Some(game.clone()));
+                    }
                     if cancel.is_cancelled() {
                         return Ok(None);
                     }
@@ -216,31 +244,40 @@ pub fn accuracy(
                         return Ok(None);
                     };
                     let m = measure(run, game, &mut stream(run.seed, i, 1), cancel)?;
-                    if m.is_some() {
-                        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                    if let Some(game) = &m {
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        measured(i, game, n);
                     }
                     Ok(m)
                 })
                 .collect::<Result<_, Error>>()
         })
     })?;
-    let measured: Vec<Measured> = measured.into_iter().flatten().collect();
-    if measured.is_empty() {
+    let games: Vec<GameAccuracy> = games.into_iter().flatten().collect();
+    if games.is_empty() {
         return Err(Error::Stopped(
             "the evaluation was stopped before a game finished".into(),
         ));
     }
     // Games end: no turn past the longest game is measured.
-    let longest = measured.iter().map(Vec::len).max().unwrap_or(0);
+    let longest = games.iter().map(|g| g.hits.len()).max().unwrap_or(0);
     let turns = (0..longest)
         .filter_map(|t| {
-            let at: Vec<&([f64; 3], f64)> = measured.iter().filter_map(|m| m.get(t)).collect();
+            let at: Vec<(&[u8; 3], f64)> = games
+                .iter()
+                .filter_map(|g| Some((g.hits.get(t)?, *g.boards.get(t)?)))
+                .collect();
             let n = at.len() as f64;
             if at.is_empty() {
                 return None;
             }
-            let moments: [(f64, f64); 3] =
-                std::array::from_fn(|k| mean_sd(&at.iter().map(|x| x.0[k]).collect::<Vec<f64>>()));
+            let moments: [(f64, f64); 3] = std::array::from_fn(|k| {
+                let shares: Vec<f64> = at
+                    .iter()
+                    .map(|x| f64::from(x.0[k]) / TOP[k] as f64)
+                    .collect();
+                mean_sd(&shares)
+            });
             Some(Turn {
                 turn: t,
                 games: at.len() as u64,
@@ -252,8 +289,8 @@ pub fn accuracy(
         .collect();
     Ok(AccuracyTable {
         estimator: run.estimator,
-        games: measured.len() as u64,
-        complete: measured.len() as u64 == run.games,
+        games: games.len() as u64,
+        complete: games.len() as u64 == run.games,
         seed: run.seed,
         turns,
     })
@@ -327,8 +364,11 @@ fn measure(
     mut game: Game,
     rng: &mut dyn Rng,
     cancel: &Cancel,
-) -> Result<Option<Measured>, Error> {
-    let mut out = Vec::new();
+) -> Result<Option<GameAccuracy>, Error> {
+    let mut out = GameAccuracy {
+        hits: Vec::new(),
+        boards: Vec::new(),
+    };
     let setup = game.setup().clone();
     for turn in 0..=run.turns {
         if game.is_over() {
@@ -380,8 +420,10 @@ fn measure(
             }
             v
         };
-        let top = |i: usize| open.iter().take(i).filter(|&&c| ships[c]).count() as f64 / i as f64;
-        out.push(([top(1), top(3), top(5)], boards));
+        // At most 5 cells: the count fits a byte.
+        let hits = |i: usize| open.iter().take(i).filter(|&&c| ships[c]).count() as u8;
+        out.hits.push(TOP.map(hits));
+        out.boards.push(boards);
         if turn == run.turns {
             break;
         }

@@ -10,7 +10,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::book::Book;
 use super::game::{Game, Setup};
@@ -54,19 +54,45 @@ pub struct MatchSummary {
     pub mean_shots_b: f64,
 }
 
-/// Plays `pairs` pairs of games between `a` and `b` under `setup`, reproducibly from `seed`,
-/// calling `progress` with the pairs done. Once `stop` is raised no pair starts, the pairs
+/// A match to play: `pairs` pairs of boards under `setup`, reproducibly from `seed`.
+#[derive(Clone, Debug)]
+pub struct Match {
+    /// The game both sides play.
+    pub setup: Setup,
+    /// The first side.
+    pub a: Side,
+    /// The second side.
+    pub b: Side,
+    /// Pairs of boards, each played twice (each side starting once).
+    pub pairs: u64,
+    /// The seed: pair `i`'s boards and shots come from it and `i` alone, so a pair plays the
+    /// same on any number of threads and in a run cut short as in the whole run.
+    pub seed: u64,
+    /// Pairs played before, by a run that was cut short: empty, or an entry per pair, `Some`
+    /// for those not to be played again. They count in the summary as if played now.
+    pub kept: Vec<Option<PairShots>>,
+}
+
+/// The shots each side needed on the other's board of one pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairShots {
+    /// The first side's shots at the second's fleet.
+    pub a: usize,
+    /// The second side's shots at the first's fleet.
+    pub b: usize,
+}
+
+/// Plays the match `run` on every core. Once `stop` is raised no pair starts, the pairs
 /// under way are given up (their counts stop), and the summary is of the pairs finished
-/// (`complete` false); stopped before any, it is an error.
+/// (`complete` false); stopped before any, it is an error. `played(i, shots, done)` is called
+/// as each pair `i` (from 0) is played, in the order they finish, with the number of pairs
+/// done so far (the kept ones too): where a caller keeps them as they come.
 pub fn play_match(
-    setup: &Setup,
-    a: Side,
-    b: Side,
-    pairs: u64,
-    seed: u64,
+    run: &Match,
     stop: &AtomicBool,
-    progress: &(dyn Fn(u64) + Sync),
+    played: &(dyn Fn(u64, PairShots, u64) + Sync),
 ) -> Result<MatchSummary, Error> {
+    let pairs = run.pairs;
     if pairs == 0 {
         return Err(Error::Request("there must be at least one game".into()));
     }
@@ -75,13 +101,17 @@ pub fn play_match(
             "at most {MAX_GAMES} games in one run (each game's shots are kept)"
         )));
     }
-    let shots = super::cancelled_by(stop, |cancel| {
-        pairs_played(setup, &a, &b, pairs, seed, stop, progress, cancel)
-    })?;
+    if !run.kept.is_empty() && run.kept.len() as u64 != pairs {
+        return Err(Error::Request(format!(
+            "{pairs} pairs asked for, but {} kept: an entry per pair",
+            run.kept.len()
+        )));
+    }
+    let shots = super::cancelled_by(stop, |cancel| pairs_played(run, stop, played, cancel))?;
     let n = shots.len() as f64;
     let scores: Vec<f64> = shots
         .iter()
-        .map(|&(na, nb)| match na.cmp(&nb) {
+        .map(|s| match s.a.cmp(&s.b) {
             std::cmp::Ordering::Less => 1.0,
             std::cmp::Ordering::Equal => 0.5,
             std::cmp::Ordering::Greater => 0.0,
@@ -90,29 +120,26 @@ pub fn play_match(
     let (mean, sd) = mean_sd(&scores);
     let half = Z95 * sd / n.sqrt();
     Ok(MatchSummary {
-        a,
-        b,
+        a: run.a.clone(),
+        b: run.b.clone(),
         games: 2 * shots.len() as u64,
         complete: shots.len() as u64 == pairs,
         win_rate: mean,
         ci95: [(mean - half).max(0.0), (mean + half).min(1.0)],
-        mean_shots_a: shots.iter().map(|s| s.0).sum::<usize>() as f64 / n,
-        mean_shots_b: shots.iter().map(|s| s.1).sum::<usize>() as f64 / n,
+        mean_shots_a: shots.iter().map(|s| s.a).sum::<usize>() as f64 / n,
+        mean_shots_b: shots.iter().map(|s| s.b).sum::<usize>() as f64 / n,
     })
 }
 
-/// The games of [`play_match`]: per pair kept, the shots of a and of b.
-#[allow(clippy::too_many_arguments)]
+/// The games of [`play_match`], in the order of the pairs: per pair kept or played, the
+/// shots of a and of b.
 fn pairs_played(
-    setup: &Setup,
-    a: &Side,
-    b: &Side,
-    pairs: u64,
-    seed: u64,
+    run: &Match,
     stop: &AtomicBool,
-    progress: &(dyn Fn(u64) + Sync),
+    played: &(dyn Fn(u64, PairShots, u64) + Sync),
     cancel: &Cancel,
-) -> Result<Vec<(usize, usize)>, Error> {
+) -> Result<Vec<PairShots>, Error> {
+    let (setup, a, b, pairs, seed) = (&run.setup, &run.a, &run.b, run.pairs, run.seed);
     let empty = empty_board(setup)?;
     // Side a's fleet (which b shoots at) from stream 0, b's from stream 2.
     let placer = |kind: &PlacerKind, empty| {
@@ -128,15 +155,17 @@ fn pairs_played(
     let mut placer_a = placer(&a.placer, empty.clone())?;
     let mut placer_b = placer(&b.placer, empty)?;
     let book = Book::for_run(setup);
-    let mut shots: Vec<(usize, usize)> = Vec::new();
-    let done = AtomicU64::new(0);
+    let mut shots: Vec<PairShots> = Vec::new();
+    let kept = |i: u64| run.kept.get(i as usize).copied().flatten();
+    let done = AtomicU64::new(run.kept.iter().flatten().count() as u64);
     // Boards are drawn a chunk at a time, so memory holds a chunk's layouts, not the run's.
     let mut from = 0;
     while from < pairs {
         let to = pairs.min(from + CHUNK);
         let mut boards = Vec::with_capacity((to - from) as usize);
         for i in from..to {
-            // Drawing can take long too (a sequential placer on a large board).
+            // Drawing can take long too (a sequential placer on a large board). Placers may keep
+            // state from one layout to the next, so the boards of kept pairs are drawn too.
             if cancel.is_cancelled() {
                 break;
             }
@@ -150,7 +179,7 @@ fn pairs_played(
                 .ok_or_else(|| gave_up(&b.placer))?;
             boards.push((la, lb));
         }
-        let played: Vec<Option<(usize, usize)>> = super::on_game_threads(|| {
+        let now: Vec<Option<PairShots>> = super::on_game_threads(|| {
             boards
                 .into_par_iter()
                 .enumerate()
@@ -159,6 +188,9 @@ fn pairs_played(
                         return None;
                     }
                     let i = from + k as u64;
+                    if let Some(shots) = kept(i) {
+                        return Some(shots);
+                    }
                     // A pair is kept whole or not at all: given up at a stop.
                     let na = play_until(
                         &mut Game::new(setup.clone(), lb),
@@ -174,12 +206,13 @@ fn pairs_played(
                         &mut stream(seed, i, 3),
                         Some(cancel),
                     )?;
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    Some((na, nb))
+                    let shots = PairShots { a: na, b: nb };
+                    played(i, shots, done.fetch_add(1, Ordering::Relaxed) + 1);
+                    Some(shots)
                 })
                 .collect()
         });
-        shots.extend(played.into_iter().flatten());
+        shots.extend(now.into_iter().flatten());
         from = to;
         if stop.load(Ordering::Relaxed) {
             break;

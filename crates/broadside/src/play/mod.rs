@@ -55,11 +55,13 @@ mod shooter;
 mod simulate;
 mod versus;
 
-pub use accuracy::{Accuracy, AccuracyTable, Boards, Estimator, Turn, accuracy, catalogue};
+pub use accuracy::{
+    Accuracy, AccuracyTable, Boards, Estimator, GameAccuracy, Turn, accuracy, catalogue,
+};
 pub use book::Book;
 pub use gains::{Departure, Gains, GainsTable, GameGains, gains};
 pub use game::{Game, Setup};
-pub use matches::{MatchSummary, Side, play_match};
+pub use matches::{Match, MatchSummary, PairShots, Side, play_match};
 pub use optimal::{Expected, Optimal};
 pub use placer::{Placer, PlacerKind, empty_board};
 pub use shooter::{DENSITY_WEIGHT, Shooter, ShooterKind, play, play_until};
