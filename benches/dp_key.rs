@@ -1,15 +1,15 @@
-//! A route for the DP measured beside the engine: the same states keyed youngest label first
-//! (docs/PERFORMANCE.md, "A route measured for the DP targets").
+//! A route for the DP measured beside the engine: its forward and backward passes as one
+//! short loop (docs/PERFORMANCE.md, "A route measured for the DP targets").
 //!
-//! The engine keys a state with its oldest label (the cell above) in the top bits, so the
-//! states of a group (every label but the oldest) lie in several sorted runs that it merges.
-//! Here the youngest label is on top and the oldest just above the ship running across and the
-//! fleet counters: a group is one stretch of the sorted layer, and its successors, whose new
-//! label becomes the top, go to one list per new label, each filled in order; the next layer
-//! is the lists one after another. A cell's transitions are looked up by the key's low bits in
-//! a table built once, in the order the engine's `step` makes them. Touching rule, straight
-//! ships, no clues: the empty board. Each run is checked against the engine's answer, count
-//! and per-cell counts, on one thread each.
+//! The state is keyed with its youngest label on top and the oldest just above the ship
+//! running across and the fleet counters: a group (every label but the oldest) is one stretch
+//! of the sorted layer, and its successors, whose new label becomes the top, go to one list per
+//! new label, each filled in order; the next layer is the lists one after another. A cell's
+//! transitions are looked up by the key's low bits in a table built once, in the order the
+//! engine's `step` makes them, and a group's successors are summed in a small table read back
+//! through two levels of bitmask. Touching rule, straight ships, no clues: the empty board.
+//! Each run is checked against the engine's answer, count and per-cell counts, on one thread
+//! each.
 
 use std::hint::black_box;
 
