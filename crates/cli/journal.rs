@@ -63,6 +63,15 @@ impl JournalArgs {
         }
     }
 
+    /// `answer` as JSON, with `"resumed"`: the games kept from the --out file, when resuming.
+    pub fn json(&self, answer: &impl Serialize, resumed: u64) -> Result<serde_json::Value> {
+        let mut v = serde_json::to_value(answer)?;
+        if self.resume {
+            v["resumed"] = resumed.into();
+        }
+        Ok(v)
+    }
+
     /// What a partial answer's notice adds: how to go on.
     pub fn then(&self) -> &'static str {
         if self.out.is_some() {

@@ -142,11 +142,7 @@ pub fn run(args: &Args) -> Result<bool> {
     let table = table?;
     let mut printer = Printer::new(args.json);
     if args.json {
-        let mut v = serde_json::to_value(&table)?;
-        if args.journal.resume {
-            v["resumed"] = resumed.into();
-        }
-        printer.push(&v)?;
+        printer.push(&args.journal.json(&table, resumed)?)?;
     } else {
         let w = printer.out();
         writeln!(

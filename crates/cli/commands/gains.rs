@@ -111,11 +111,7 @@ pub fn run(args: &Args) -> Result<bool> {
         if !args.each {
             table.each.clear();
         }
-        let mut v = serde_json::to_value(&table)?;
-        if args.journal.resume {
-            v["resumed"] = resumed.into();
-        }
-        printer.push(&v)?;
+        printer.push(&args.journal.json(&table, resumed)?)?;
     } else {
         let w = printer.out();
         writeln!(

@@ -125,11 +125,7 @@ pub fn run(args: &Args) -> Result<bool> {
     let (a, b) = (&m.a, &m.b);
     let mut printer = Printer::new(args.json);
     if args.json {
-        let mut v = serde_json::to_value(&m)?;
-        if args.journal.resume {
-            v["resumed"] = resumed.into();
-        }
-        printer.push(&v)?;
+        printer.push(&args.journal.json(&m, resumed)?)?;
     } else {
         let w = printer.out();
         writeln!(
