@@ -184,12 +184,12 @@ fn pairs_played(
                 .into_par_iter()
                 .enumerate()
                 .map(|(k, (la, lb))| {
-                    if stop.load(Ordering::Relaxed) {
-                        return None;
-                    }
                     let i = from + k as u64;
                     if let Some(shots) = kept(i) {
                         return Some(shots);
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
                     }
                     // A pair is kept whole or not at all: given up at a stop.
                     let na = play_until(
