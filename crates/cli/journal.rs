@@ -104,7 +104,7 @@ impl Journal {
     /// Returns the journal and the items the file holds, an entry per item of the run.
     /// `check(i, item)` refuses an item read back that cannot be item `i` (from 0) of this
     /// run, saying why. A refusal is a usage error naming the file's line.
-    pub fn open<R: Run, T: DeserializeOwned>(
+    fn open<R: Run, T: DeserializeOwned>(
         path: &Path,
         resume: bool,
         run: &R,
