@@ -232,13 +232,9 @@ impl DpEngine {
         };
         let (_, completions, links) = self.marginals(&layers, &trails, true)?;
         drop(layers);
-        Ok(Some(DpSampler::new(
-            self,
-            trails,
-            completions,
-            links,
-            total,
-        )))
+        Ok(Some(
+            DpSampler::new(self, trails, completions, links, total).live(),
+        ))
     }
 
     /// Counts layouts, and per-cell counts when `opts.per_cell`, on every core when
