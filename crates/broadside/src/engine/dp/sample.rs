@@ -6,14 +6,18 @@ use super::state::{Dir, Move};
 use crate::layout::{Layout, Ship};
 
 /// A transition as the sampler keeps it: the number of layouts it leads to, where the
-/// transitions of the state it reaches start in the next cell's list, the ship it starts
-/// ([`Move::code`]), and whether it is its state's last.
+/// transitions of the state it reaches start in the next cell's list (or, past `skip` forced
+/// cells, in that cell's list), the ship it starts ([`Move::code`]), whether it is its state's
+/// last, and how many cells after it are forced.
 #[derive(Clone, Copy)]
 struct Edge {
     weight: u64,
     next: u32,
     ship: u16,
     last: bool,
+    /// The cells after this one whose state has a single transition, which starts no ship:
+    /// a draw takes them without reading them (see [`DpSampler::live`]).
+    skip: u8,
 }
 
 /// Exact uniform sampling of layouts through the DP's layers: from the first cell on, each
@@ -102,6 +106,7 @@ impl DpSampler {
                                 .map_or(0, |l: &Vec<Vec<u64>>| place(cell + 1, l[w][j])),
                             ship: moves[k],
                             last: d + 1 == degree,
+                            skip: 0,
                         });
                         k += 1;
                     }
@@ -130,6 +135,14 @@ impl DpSampler {
     /// the same steps and the same random numbers as through the whole lists, in a fraction
     /// of the memory: a draw is a chain of reads, one per cell, each waiting on the last, and
     /// the fewer the lists' bytes the more of them the caches hold.
+    ///
+    /// Fewer reads still: where the state a transition reaches has a single transition left,
+    /// which starts no ship (a ship going on, a shot's miss), the draw there is forced, and
+    /// so on along a chain of such states (about half the steps of a draw on the positions a
+    /// game samples from). The transition into the chain points past it, with its length; a
+    /// draw takes the chain's random numbers without reading its states. Each forced state's
+    /// one transition leads to all its layouts, so every state of the chain has the weight of
+    /// the transition into it: the numbers drawn are those the step by step walk draws.
     pub(super) fn live(self) -> DpSampler {
         let DpSampler {
             dp,
@@ -176,6 +189,7 @@ impl DpSampler {
                 list
             },
         );
+        let edges = forced(edges);
         DpSampler {
             dp,
             edges,
@@ -199,7 +213,8 @@ impl DpSampler {
         let d = self.dp.dims;
         let mut at = self.first as usize;
         let mut ships = Vec::with_capacity(self.ships);
-        for (cell, edges) in self.edges.iter().enumerate() {
+        let mut cell = 0;
+        while let Some(edges) = self.edges.get(cell) {
             let edges = &edges[at..];
             let degree = edges
                 .iter()
@@ -230,10 +245,46 @@ impl DpSampler {
                     cells: (0..len).map(|i| cell + i * step).collect(),
                 });
             }
+            // The forced cells after it: each draws from its one transition, of this weight.
+            for _ in 0..e.skip {
+                rng.random_range(0..e.weight);
+            }
             at = e.next as usize;
+            cell += 1 + usize::from(e.skip);
         }
         Some(Layout { ships })
     }
+}
+
+/// The lists with each transition pointing past the chain of forced states after it (see
+/// [`DpSampler::live`]), cell by cell from the last: a state's chain is known once the next
+/// cell's are.
+fn forced(mut edges: Vec<Vec<Edge>>) -> Vec<Vec<Edge>> {
+    // Per state of the cell after the one at hand, by where its transitions start: the
+    // forced cells from it on and where the state after them starts; `None` past the last.
+    let mut after: Option<Vec<(u8, u32)>> = None;
+    for list in edges.iter_mut().rev() {
+        if let Some(chains) = &after {
+            for e in list.iter_mut() {
+                (e.skip, e.next) = chains[e.next as usize];
+            }
+        }
+        let mut chains = vec![(0, 0); list.len()];
+        let mut start = 0;
+        for (i, e) in list.iter().enumerate() {
+            if !e.last {
+                continue;
+            }
+            chains[start] = if start == i && e.ship == 0 && e.skip < u8::MAX {
+                (e.skip + 1, e.next)
+            } else {
+                (0, start as u32)
+            };
+            start = i + 1;
+        }
+        after = Some(chains);
+    }
+    edges
 }
 
 #[cfg(test)]
