@@ -203,8 +203,10 @@ impl DpEngine {
     }
 
     /// Prepares exact uniform sampling: the forward and backward passes, keeping every
-    /// transition with the number of layouts it leads to (16 bytes a transition, about 30
-    /// a state; the empty 10x10 board has some 1.7e7 states).
+    /// transition that leads to some layout with the number of layouts it leads to (16
+    /// bytes a transition, about 30 a state; the empty 10x10 board has some 1.7e7 states, a
+    /// game's later positions far fewer with a layout ahead). The passes themselves hold
+    /// every state until the sampler is made.
     ///
     /// Past the DP's memory limit ([`crate::engine::DP_MEMORY_LIMIT`]) this is
     /// [`CountError::Memory`].
