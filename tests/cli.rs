@@ -1719,6 +1719,28 @@ fn simulate_checks_where_it_writes_before_the_first_game() {
         // Refused at once: 50 games of exact greedy take seconds.
         assert!(start.elapsed().as_secs_f64() < 2.0, "{flag} {path}");
     }
+    // A request the library refuses (games numbered past what a run draws) leaves an old
+    // --out file as it was: the file is made when the first game is done.
+    let dir = fresh_dir("simulate-refused");
+    let out = dir.join("games.jsonl");
+    std::fs::write(&out, "an old file\n").unwrap();
+    let o = run(
+        &[
+            "simulate",
+            "--shooter",
+            "density",
+            "--games",
+            "2",
+            "--first",
+            "999999999999",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("first game"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "an old file\n");
 }
 
 #[test]

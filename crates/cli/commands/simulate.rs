@@ -212,9 +212,11 @@ pub fn run(args: &Args) -> Result<bool> {
             sim.games -= kept;
             Some(lines)
         }
-        Some(path) => Some(output::Lines::create(path)?),
-        None => None,
+        // A new file is made when the first game is done: a request the library refuses
+        // leaves an old file there as it was.
+        _ => None,
     };
+    let mut create = args.out.as_deref().filter(|_| out.is_none());
     let kept = shots.len() as u64;
     let argv = replay_argv(args, &sim);
     if args.save_every.is_nan() || args.save_every < 0.0 {
@@ -244,6 +246,15 @@ pub fn run(args: &Args) -> Result<bool> {
                 shots.push(p.shots as u32);
                 // The game's record first, then the shots file: that never holds a game the
                 // --out file does not.
+                if let Some(path) = create.take() {
+                    match output::Lines::create(path) {
+                        Ok(lines) => out = Some(lines),
+                        Err(e) => {
+                            write_error = Some(e);
+                            return false;
+                        }
+                    }
+                }
                 if let Some(lines) = &mut out {
                     let line = serde_json::to_string(&JsonProblem::from_spec(&p.record))
                         .expect("a game record always prints as JSON");
