@@ -46,6 +46,11 @@ pub(super) struct Density {
     m: Vec<Mark>,
     /// The wounded cells of `m`, in reading order.
     wounded: Vec<usize>,
+    /// Per position: the wounded cells of `m` it covers.
+    hits: Vec<u16>,
+    /// Per number `k` of wounded cells a position covers: `weight^k - 1`, what it adds
+    /// beyond its hunting count.
+    extra: Vec<f64>,
     /// Per position: the last weighting that counted it (each counts it once).
     stamp: Vec<u32>,
     /// Weightings so far.
@@ -82,6 +87,8 @@ impl Clone for Density {
             cover,
             m,
             wounded,
+            hits,
+            extra,
             stamp,
             round,
             w,
@@ -100,6 +107,8 @@ impl Clone for Density {
         self.cover.clone_from(cover);
         self.m.clone_from(m);
         self.wounded.clone_from(wounded);
+        self.hits.clone_from(hits);
+        self.extra.clone_from(extra);
         self.stamp.clone_from(stamp);
         self.round = *round;
         self.w.clone_from(w);
@@ -128,6 +137,8 @@ struct Tables {
     cover: Vec<u64>,
     /// The most positions of one type covering one cell.
     most: usize,
+    /// The most cells of one position.
+    longest: usize,
 }
 
 thread_local! {
@@ -165,6 +176,11 @@ impl Tables {
         }
         Tables {
             most: cover.iter().copied().max().unwrap_or(0) as usize,
+            longest: start
+                .windows(2)
+                .map(|w| (w[1] - w[0]) as usize)
+                .max()
+                .unwrap_or(0),
             dims: d,
             fleet: setup.fleet.clone(),
             ty,
@@ -243,6 +259,11 @@ impl Density {
         self.cover = tables.cover.clone();
         self.m = vec![Mark::Open; setup.dims.cells()];
         self.wounded.clear();
+        self.hits = vec![0; tables.ty.len()];
+        let w = f64::from(self.weight);
+        self.extra = (0..=tables.longest)
+            .map(|k| w.powi(k as i32) - 1.0)
+            .collect();
         self.tables = Some(tables);
         self.sums = vec![0.0; setup.dims.cells()];
         self.dirty = vec![0; setup.dims.cells().div_ceil(64)];
@@ -276,10 +297,16 @@ impl Density {
         }
         if before == Mark::Wounded {
             self.wounded.retain(|&x| x != c);
+            for &p in t.through(c) {
+                self.hits[p as usize] -= 1;
+            }
         }
         if mark == Mark::Wounded {
             let at = self.wounded.partition_point(|&x| x < c);
             self.wounded.insert(at, c);
+            for &p in t.through(c) {
+                self.hits[p as usize] += 1;
+            }
         }
     }
 
@@ -465,7 +492,6 @@ impl Density {
         let now = self.round;
         let t = self.tables.clone().expect("prepared");
         self.hunting(setup, afloat);
-        let w = f64::from(self.weight);
         for &c in &self.wounded {
             for &p in t.through(c) {
                 let p = p as usize;
@@ -476,13 +502,8 @@ impl Density {
                 {
                     continue;
                 }
-                let cells = t.place(p);
-                let k = cells
-                    .iter()
-                    .filter(|&&x| self.m[x as usize] == Mark::Wounded)
-                    .count();
-                let extra = afloat[ty] as f64 * (w.powi(k as i32) - 1.0);
-                for &x in cells {
+                let extra = afloat[ty] as f64 * self.extra[usize::from(self.hits[p])];
+                for &x in t.place(p) {
                     if self.m[x as usize] == Mark::Open {
                         self.w[x as usize] += extra;
                     }
