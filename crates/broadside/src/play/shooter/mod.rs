@@ -32,8 +32,8 @@
 //!   greedy on them: the cell after which greedy needs the fewest expected shots, computed
 //!   exactly (never worse than greedy in expectation, see [`crate::play::Optimal`]).
 //! - [`ShooterKind::Pilot`]: `density:50.1` improved by paired Monte Carlo rollouts of itself
-//!   on exactly uniform layouts, once a ship is wounded or sunk (the strongest shooter on the
-//!   standard game; see `pilot.rs`).
+//!   on exactly uniform layouts, once a ship is wounded or sunk (`pilot:3200.8` is the strongest
+//!   shooter on the standard game; see `pilot.rs`).
 //! - [`ShooterKind::Mcts`]: Kancko's Monte Carlo tree search (UCT) over layouts drawn uniformly
 //!   from those consistent with the shots.
 
