@@ -23,10 +23,12 @@
 //!
 //! [`estimate()`] turns draws into an estimated heat map with a 95% interval per cell
 //! ([`Estimate`], in `estimate.rs`); [`fill_grids`] draws many boards at once on every core
-//! (`grids.rs`).
+//! (`grids.rs`). Rejection attempts test each ship and the finished layout on word masks of
+//! the cells (`draws.rs`).
 //!
 //! Every sampler takes the caller's RNG, so a seed fixes the draws.
 
+mod draws;
 mod estimate;
 mod grids;
 
@@ -180,9 +182,10 @@ pub struct Sampler {
     /// Layouts drawn before rejection (rejection-style samplers), and those accepted.
     attempts: u64,
     accepted: u64,
-    /// Cells taken by the ships drawn so far in this attempt: those equal to `stamp`.
-    taken: Vec<u32>,
-    stamp: u32,
+    /// The problem's cell sets for rejection attempts, made at the first attempt.
+    masks: Option<Arc<draws::Masks>>,
+    /// The placements chosen in the current rejection attempt.
+    chosen: Vec<(usize, usize)>,
     /// When a sampler made [`Sampler::within`] a time limit stops drawing, and whether it has.
     deadline: Option<std::time::Instant>,
     timed_out: bool,
@@ -296,13 +299,13 @@ impl Sampler {
         time_limit: Option<std::time::Duration>,
     ) -> Sampler {
         Sampler {
-            taken: vec![0; problem.dims().cells()],
+            masks: None,
+            chosen: Vec::new(),
             problem,
             kind,
             inner,
             attempts: 0,
             accepted: 0,
-            stamp: 0,
             deadline: time_limit.and_then(|t| std::time::Instant::now().checked_add(t)),
             timed_out: false,
         }
@@ -314,6 +317,7 @@ impl Sampler {
     pub fn fork(&self) -> Sampler {
         Sampler {
             inner: self.inner.clone(),
+            masks: self.masks.clone(),
             deadline: self.deadline,
             ..Sampler::with(self.problem.clone(), self.kind, Inner::Draws, None)
         }
@@ -394,12 +398,15 @@ impl Sampler {
                         return None;
                     }
                     self.attempts += 1;
+                    // A rejection attempt checks its own layout; the others' are checked here.
                     let drawn = match self.kind {
                         SamplerKind::Rejection | SamplerKind::Uniform => self.independent(rng),
-                        SamplerKind::Sequential => self.one_at_a_time(rng, false),
-                        _ => self.one_at_a_time(rng, true),
+                        SamplerKind::Sequential => self
+                            .one_at_a_time(rng, false)
+                            .filter(|l| self.consistent(l)),
+                        _ => self.one_at_a_time(rng, true).filter(|l| self.consistent(l)),
                     };
-                    if let Some(layout) = drawn.filter(|l| self.consistent(l)) {
+                    if let Some(layout) = drawn {
                         self.accepted += 1;
                         return Some(layout);
                     }
@@ -422,38 +429,15 @@ impl Sampler {
         }
     }
 
-    /// Every ship drawn independently among its type's allowed placements. The draw stops
-    /// at the first ship that overlaps (or, under the no-touch rule, touches) one drawn
-    /// before it: the whole layout would be rejected anyway.
+    /// A rejection attempt ([`draws::Masks::attempt`]): every ship drawn independently
+    /// among its type's allowed placements, kept only if the layout meets every constraint.
     fn independent<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Layout> {
-        let no_touch = self.problem.rules() == Rules::NoTouch;
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.taken.fill(0);
-            self.stamp = 1;
-        }
-        let mut ships = Vec::new();
-        for (ty, t) in self.problem.fleet().types().iter().enumerate() {
-            let ps = self.problem.placements(ty);
-            if ps.is_empty() {
-                return None;
-            }
-            for _ in 0..t.count {
-                let p = &ps[rng.random_range(0..ps.len())];
-                if p.cells.iter().any(|&c| self.taken[c] == self.stamp) {
-                    return None;
-                }
-                let halo: &[usize] = if no_touch { &p.halo } else { &[] };
-                for &c in p.cells.iter().chain(halo) {
-                    self.taken[c] = self.stamp;
-                }
-                ships.push(Ship {
-                    ty,
-                    cells: p.cells.clone(),
-                });
-            }
-        }
-        Some(Layout { ships })
+        let masks = self
+            .masks
+            .get_or_insert_with(|| Arc::new(draws::Masks::new(&self.problem)));
+        let drawn = masks.attempt(&self.problem, rng, &mut self.chosen);
+        debug_assert!(drawn.as_ref().is_none_or(|l| self.consistent(l)));
+        drawn
     }
 
     /// Ships in fleet order, each among the placements that still fit, uniformly or with
