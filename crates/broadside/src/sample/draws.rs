@@ -32,6 +32,14 @@ pub(super) struct Masks {
     lines: Vec<(Vec<u64>, u32)>,
 }
 
+/// What an attempt keeps between attempts: the taken and covered cells, and the placements
+/// chosen.
+#[derive(Default)]
+pub(super) struct Scratch {
+    words: Vec<u64>,
+    chosen: Vec<(usize, usize)>,
+}
+
 /// The set of `cells` as `words` words.
 fn row_of(words: usize, cells: impl IntoIterator<Item = usize>) -> Vec<u64> {
     let mut row = vec![0; words];
@@ -96,25 +104,19 @@ impl Masks {
 
     /// One rejection attempt: every ship drawn independently among its type's placements,
     /// `None` at the first that overlaps or touches one drawn before it or when the finished
-    /// layout breaks a constraint. `scratch` keeps the placements chosen between attempts.
+    /// layout breaks a constraint. `scratch` is kept between attempts.
     pub(super) fn attempt<R: Rng + ?Sized>(
         &self,
         problem: &Problem,
         rng: &mut R,
-        scratch: &mut Vec<(usize, usize)>,
+        scratch: &mut Scratch,
     ) -> Option<Layout> {
         let w = self.words;
-        // Up to two words on the stack (boards of up to 128 cells); larger boards allocate.
-        let mut small = [0u64; 4];
-        let mut large = Vec::new();
-        let (taken, covered) = if w <= 2 {
-            small.split_at_mut(2)
-        } else {
-            large.resize(2 * w, 0);
-            large.split_at_mut(w)
-        };
-        let (taken, covered) = (&mut taken[..w], &mut covered[..w]);
-        scratch.clear();
+        scratch.words.clear();
+        scratch.words.resize(2 * w, 0);
+        let (taken, covered) = scratch.words.split_at_mut(w);
+        let chosen = &mut scratch.chosen;
+        chosen.clear();
         for (ty, t) in problem.fleet().types().iter().enumerate() {
             let n = problem.placements(ty).len();
             if n == 0 {
@@ -131,7 +133,7 @@ impl Masks {
                     taken[k] |= reach[k];
                     covered[k] |= body[k];
                 }
-                scratch.push((ty, i));
+                chosen.push((ty, i));
             }
         }
         let meets = |set: &[u64]| set.iter().zip(covered.iter()).any(|(s, c)| s & c != 0);
@@ -149,7 +151,7 @@ impl Masks {
                     == *k
             });
         kept.then(|| Layout {
-            ships: scratch
+            ships: chosen
                 .iter()
                 .map(|&(ty, i)| Ship {
                     ty,
@@ -157,5 +159,75 @@ impl Masks {
                 })
                 .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    use super::*;
+
+    /// An attempt's draws replayed by hand, cell by cell: `None` at the first ship that
+    /// overlaps or (under no-touch) touches one drawn before it, else every ship drawn.
+    fn replay(p: &Problem, rng: &mut StdRng) -> Option<Layout> {
+        let d = p.dims();
+        let mut owner = vec![false; d.cells()];
+        let mut ships = Vec::new();
+        for (ty, t) in p.fleet().types().iter().enumerate() {
+            let ps = p.placements(ty);
+            if ps.is_empty() {
+                return None;
+            }
+            for _ in 0..t.count {
+                let cells = &ps[rng.random_range(0..ps.len())].cells;
+                let near = |c: usize| {
+                    owner[c] || (p.rules() == Rules::NoTouch && d.neighbours8(c).any(|n| owner[n]))
+                };
+                if cells.iter().any(|&c| near(c)) {
+                    return None;
+                }
+                for &c in cells {
+                    owner[c] = true;
+                }
+                ships.push(Ship {
+                    ty,
+                    cells: cells.clone(),
+                });
+            }
+        }
+        Some(Layout { ships })
+    }
+
+    /// Row and column counts, a sunk ship and hits, a sonar ring: an attempt keeps exactly
+    /// the draws the validator accepts, and uses the same random numbers.
+    #[test]
+    fn attempts_keep_exactly_the_draws_the_validator_accepts() {
+        let counts = "size: 4x4\nfleet: 2 1\nrules: no-touch\ngrid:\n   1 ? ? ?\n?  . . . .\n?  . . . .\n?  . . . .\n0  . . . .\n";
+        let sunk = "size: 5x3\nfleet: 2 2 1\nrules: touch\nsinking: announced\nshots:\nA1 hit\nB1 sunk 2\nC2 hit\nE3 miss\n";
+        let sonar = "size: 5x5\nfleet: 2 1\nrules: no-touch\nshots:\nC3 sonar 2\nA1 miss\n";
+        let large = "size: 12x11\nfleet: 4 3 2\nrules: no-touch\nshots:\nF6 hit\nA1 miss\n";
+        for src in [counts, sunk, sonar, large] {
+            let p = crate::format::text::parse(src).unwrap().build().unwrap();
+            let masks = Masks::new(&p);
+            let mut scratch = Scratch::default();
+            let (mut a, mut b) = (StdRng::seed_from_u64(9), StdRng::seed_from_u64(9));
+            let (mut kept, mut refused) = (0, 0);
+            for _ in 0..20_000 {
+                let got = masks.attempt(&p, &mut a, &mut scratch);
+                let drawn = replay(&p, &mut b);
+                let valid = drawn
+                    .clone()
+                    .filter(|l| crate::check::layout(p.spec(), l).is_ok());
+                assert_eq!(got, valid, "{src}");
+                kept += usize::from(got.is_some());
+                refused += usize::from(got.is_none() && drawn.is_some());
+            }
+            assert!(
+                kept > 0 && refused > 0,
+                "{src}: {kept} kept, {refused} refused"
+            );
+        }
     }
 }

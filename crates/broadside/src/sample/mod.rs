@@ -184,8 +184,8 @@ pub struct Sampler {
     accepted: u64,
     /// The problem's cell sets for rejection attempts, made at the first attempt.
     masks: Option<Arc<draws::Masks>>,
-    /// The placements chosen in the current rejection attempt.
-    chosen: Vec<(usize, usize)>,
+    /// A rejection attempt's scratch.
+    scratch: draws::Scratch,
     /// When a sampler made [`Sampler::within`] a time limit stops drawing, and whether it has.
     deadline: Option<std::time::Instant>,
     timed_out: bool,
@@ -300,7 +300,7 @@ impl Sampler {
     ) -> Sampler {
         Sampler {
             masks: None,
-            chosen: Vec::new(),
+            scratch: draws::Scratch::default(),
             problem,
             kind,
             inner,
@@ -435,7 +435,7 @@ impl Sampler {
         let masks = self
             .masks
             .get_or_insert_with(|| Arc::new(draws::Masks::new(&self.problem)));
-        let drawn = masks.attempt(&self.problem, rng, &mut self.chosen);
+        let drawn = masks.attempt(&self.problem, rng, &mut self.scratch);
         debug_assert!(drawn.as_ref().is_none_or(|l| self.consistent(l)));
         drawn
     }
