@@ -492,20 +492,25 @@ impl Density {
         let now = self.round;
         let t = self.tables.clone().expect("prepared");
         self.hunting(setup, afloat);
+        // The fields borrowed apart, so that the loop keeps them in registers.
+        let (w, m, alive, stamp) = (
+            &mut self.w[..],
+            &self.m[..],
+            &self.alive[..],
+            &mut self.stamp[..],
+        );
+        let (hits, extras) = (&self.hits[..], &self.extra[..]);
         for &c in &self.wounded {
             for &p in t.through(c) {
                 let p = p as usize;
                 let ty = t.ty[p] as usize;
-                if afloat[ty] == 0
-                    || !self.alive[p]
-                    || std::mem::replace(&mut self.stamp[p], now) == now
-                {
+                if afloat[ty] == 0 || !alive[p] || std::mem::replace(&mut stamp[p], now) == now {
                     continue;
                 }
-                let extra = afloat[ty] as f64 * self.extra[usize::from(self.hits[p])];
+                let extra = afloat[ty] as f64 * extras[usize::from(hits[p])];
                 for &x in t.place(p) {
-                    if self.m[x as usize] == Mark::Open {
-                        self.w[x as usize] += extra;
+                    if m[x as usize] == Mark::Open {
+                        w[x as usize] += extra;
                     }
                 }
             }
