@@ -1,0 +1,614 @@
+//! The DP's counts and per-cell counts as one short loop over small tables.
+//!
+//! The same states and transitions as [`DpEngine::step`], keyed the other way round: the
+//! youngest label (the cell to the left) in the most significant bits and the oldest (the
+//! cell above) just above the ship across, the diagonal bit under no-touch and the fleet
+//! counters. A *group* (the states that share every label but the oldest) is then one
+//! stretch of a layer, in order; its successors, whose new label becomes the top, share the
+//! group's labels below it. So the successors of a group are summed in a table indexed by
+//! their low bits and written, in order, to one list per new label, and the next layer is the
+//! lists one after another: sorted by group, with no merge.
+//!
+//! What a state does at a cell is fixed by its low bits (the cell above, the ship across,
+//! the diagonal, the counters) up to three facts about its group: whether the cell to the
+//! left and the one above to the right are occupied (under no-touch a ship may not start or
+//! run on beside them), and how far right the first cell above is that a ship across may
+//! not pass. Each cell's transitions are tabled once per value of the low bits by running
+//! [`DpEngine::step`] on a key whose other labels are free, each with what it needs of the
+//! group; the pass looks them up.
+//!
+//! Counts are 64-bit here; where one would pass 2^64 (or a table would be too large) the
+//! engine's general passes take over. Workers split each layer into equal stretches of
+//! states; a group cut in two by a stretch's end (or by the end of one worker's list) is
+//! summed as two, its successors appearing twice side by side, which the next cell's table
+//! sums again: the counts are the same.
+
+use super::DpEngine;
+use super::state::{DONE, Key, Move};
+use crate::engine::{Cancel, CountError, CountOptions, CountResult, EngineKind, Stop};
+
+/// A successor that needs the cell to the left free (under no-touch).
+const LEFT_FREE: u8 = 1;
+/// A successor that needs the cell above to the right free (under no-touch).
+const UP_RIGHT_FREE: u8 = 2;
+/// An edge's flag: the move puts a ship on its cell.
+const SHIP: u32 = 1 << 31;
+/// Bits of an edge's index within its list, below the list's number.
+const INDEX_BITS: u32 = 27;
+/// Room for edges per state a trail starts with (it grows past them if it must): the empty
+/// 10x10 board has 1.4 a state touching and 1.2 not, 4.5 at most at a cell.
+const EDGES_A_STATE: usize = 2;
+/// The most bits of a cell's table index (the key's low bits and its oldest label).
+const MOST_TABLE_BITS: u32 = 16;
+
+/// One transition out of a value of the low bits.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The successor's low bits and new label (its slot), with [`SHIP`].
+    slot: u32,
+    /// [`LEFT_FREE`] and [`UP_RIGHT_FREE`]: what the group must have free.
+    needs: u8,
+    /// For a ship across that starts: how far right the row above must let it reach (the
+    /// first blocking cell above is at least this far); 0 otherwise.
+    reach: u8,
+}
+
+/// The layout of a key and the transition tables.
+struct Tables {
+    width: usize,
+    label_bits: u32,
+    /// Bits below the labels: the ship across, the diagonal bit (under no-touch) and the
+    /// counters.
+    low: u32,
+    /// Per cell, per value of the key's low `low + label_bits` bits: its entries' range.
+    ranges: Vec<Vec<(u32, u32)>>,
+    entries: Vec<Vec<Entry>>,
+    /// Per slot: the successor's key less its group's labels.
+    slot_keys: Vec<Key>,
+    /// Per column, the bits of the labels above to the right that block a ship across.
+    above_right: Vec<Key>,
+}
+
+impl Tables {
+    fn table_bits(&self) -> u32 {
+        self.low + self.label_bits
+    }
+}
+
+/// A worker's scratch: the successor sums of a group, the slots in use, and the lists of the
+/// next layer (one per new label) with each slot's place in them.
+struct Scratch {
+    sums: Vec<u64>,
+    used: Vec<u64>,
+    /// The words of `used` with a slot in use: one bit each, 64 words of `used` a word.
+    words: Box<Words>,
+    place: Vec<u32>,
+    lists: Vec<Vec<(Key, u64)>>,
+}
+
+/// What one worker records at a cell for the backward pass: per state met, in order, its
+/// forward count and its number of edges; per edge, its successor's place (list and index
+/// in the worker's list) with [`SHIP`]; and where each of the worker's lists starts in the
+/// next layer.
+#[derive(Default)]
+struct Trail {
+    counts: Vec<u64>,
+    degrees: Vec<u8>,
+    edges: Vec<u32>,
+    starts: Vec<u32>,
+}
+
+/// The words of a scratch's `used` words with a slot in use (`2^MOST_TABLE_BITS` slots),
+/// aligned apart from everything else: written at every edge, they must not share a cache
+/// line with another worker's (which halved the speed of two workers).
+#[repr(align(128))]
+struct Words([u64; WORDS]);
+const WORDS: usize = 1 << (MOST_TABLE_BITS - 12);
+
+/// A layer: stretches of states, in key order of their groups.
+type Layer = Vec<Vec<(Key, u64)>>;
+/// A worker's share of a layer: slices of its stretches, in order.
+type Stretch<'a> = Vec<&'a [(Key, u64)]>;
+
+impl DpEngine {
+    /// The tables of the tight pass, `None` when the problem's keys are too wide for them.
+    fn tight_tables(&self) -> Option<Tables> {
+        let pk = &self.pack;
+        let (w, lb) = (pk.width, pk.label_bits);
+        let counter_bits = pk.diag_shift;
+        let diag_bits = u32::from(self.no_touch);
+        let low = counter_bits + diag_bits + lb;
+        let bits = low + lb;
+        if bits > MOST_TABLE_BITS || lb > 4 {
+            return None;
+        }
+        let lmask: Key = (1 << lb) - 1;
+        let slot_of = |next: Key| -> u32 {
+            let label = pk.label(next, 0) as Key;
+            let across = pk.horiz(next) as Key;
+            let diag = Key::from(pk.diag(next));
+            debug_assert!(self.no_touch || !pk.diag(next));
+            let counters = next & ((1 << counter_bits) - 1);
+            ((label << low)
+                | (across << (counter_bits + diag_bits))
+                | (diag << counter_bits)
+                | counters) as u32
+        };
+        let cells = self.dims.cells();
+        let mut ranges = Vec::with_capacity(cells);
+        let mut entries = Vec::with_capacity(cells);
+        for cell in 0..cells {
+            let mut r = Vec::with_capacity(1 << bits);
+            let mut e = Vec::new();
+            for index in 0..(1 << bits) as Key {
+                let up = index >> low;
+                let across = (index >> (counter_bits + diag_bits)) & lmask;
+                let diag = if self.no_touch {
+                    (index >> counter_bits) & 1
+                } else {
+                    0
+                };
+                let counters = index & ((1 << counter_bits) - 1);
+                // The engine's key with the same low bits and every other label free.
+                let key = (up << (pk.low + (w as u32 - 1) * lb))
+                    | (across << pk.horiz_shift)
+                    | (diag << pk.diag_shift)
+                    | counters;
+                let start = e.len() as u32;
+                self.step(key, cell, |next, mv| {
+                    let (needs, reach) = match mv {
+                        Move::Water => (0, 0),
+                        Move::Continue if up >= 2 => (LEFT_FREE, 0),
+                        Move::Continue => (UP_RIGHT_FREE, 0),
+                        Move::Start(t, dir) => {
+                            let reach = if dir == super::state::Dir::Across {
+                                self.lens[t] + usize::from(self.no_touch)
+                            } else {
+                                0
+                            };
+                            (LEFT_FREE | UP_RIGHT_FREE, reach.min(255) as u8)
+                        }
+                    };
+                    let ship = if mv == Move::Water { 0 } else { SHIP };
+                    e.push(Entry {
+                        slot: slot_of(next) | ship,
+                        needs: if self.no_touch { needs } else { 0 },
+                        reach,
+                    });
+                });
+                r.push((start, e.len() as u32));
+            }
+            ranges.push(r);
+            entries.push(e);
+        }
+        let top = low + (w as u32 - 1) * lb;
+        let slot_keys = (0..(1 << bits) as Key)
+            .map(|s| ((s >> low) << top) | (s & ((1 << low) - 1)))
+            .collect();
+        let label_mask = if self.no_touch {
+            lmask
+        } else {
+            lmask & !(DONE as Key)
+        };
+        let max_len = self.lens.iter().copied().max().unwrap_or(1);
+        let above_right = (0..w)
+            .map(|c| {
+                // The cells j = 1..=n to the right sit j labels above the oldest.
+                let n = max_len.min(w - 1 - c);
+                (1..=n).fold(0, |m, j| m | label_mask << (low + j as u32 * lb))
+            })
+            .collect();
+        Some(Tables {
+            width: w,
+            label_bits: lb,
+            low,
+            ranges,
+            entries,
+            slot_keys,
+            above_right,
+        })
+    }
+
+    /// The count, and the per-cell counts when `opts.per_cell`, by the tight pass: `None`
+    /// when it does not apply (keys too wide for its tables), [`CountError::Overflow`] where
+    /// a count passes 64 bits.
+    pub(super) fn tight_count(
+        &self,
+        opts: &CountOptions,
+    ) -> Result<Option<CountResult>, CountError> {
+        let Some(t) = self.tight_tables() else {
+            return Ok(None);
+        };
+        let cells = self.dims.cells();
+        let lists = 1usize << t.label_bits;
+        let slots = 1usize << t.table_bits();
+        let scratch = || Scratch {
+            sums: vec![0; slots],
+            used: vec![0; slots.div_ceil(64)],
+            words: Box::new(Words([0; WORDS])),
+            place: vec![0; slots],
+            lists: (0..lists).map(|_| Vec::new()).collect(),
+        };
+        let deadline = opts
+            .time_limit
+            .and_then(|d| std::time::Instant::now().checked_add(d));
+        let budget = opts.memory_limit.unwrap_or(crate::engine::DP_MEMORY_LIMIT);
+        let threads = if opts.parallel {
+            rayon::current_num_threads().max(1)
+        } else {
+            1
+        };
+        let mut layer: Layer = vec![vec![(0, 1)]];
+        let mut spare: Vec<Vec<(Key, u64)>> = Vec::new();
+        let mut scratches: Vec<Scratch> = Vec::new();
+        // Per cell, per worker: its trail.
+        let mut trails: Vec<Vec<Trail>> = Vec::new();
+        let mut held = 0usize;
+        for cell in 0..cells {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return Ok(Some(stopped(Stop::Time)));
+            }
+            if opts.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                return Ok(Some(stopped(Stop::Cancelled)));
+            }
+            let n: usize = layer.iter().map(Vec::len).sum();
+            let parts = if n >= 4096 { threads } else { 1 };
+            while scratches.len() < parts {
+                scratches.push(scratch());
+            }
+            let work: Vec<(Stretch, Scratch)> = (0..parts)
+                .map(|p| {
+                    let mut s = scratches.pop().expect("one scratch per worker");
+                    for l in &mut s.lists {
+                        if l.capacity() == 0 {
+                            *l = spare.pop().unwrap_or_default();
+                        }
+                        l.clear();
+                    }
+                    (stretch(&layer, n * p / parts, n * (p + 1) / parts), s)
+                })
+                .collect();
+            let per_cell = opts.per_cell;
+            let done = super::forward::run(work, |(states, mut s)| {
+                // Sized once: grown, the trails were copied and remapped as they doubled.
+                let met: usize = states.iter().map(|x| x.len()).sum();
+                let mut trail = per_cell.then(|| Trail {
+                    counts: Vec::with_capacity(met),
+                    degrees: Vec::with_capacity(met),
+                    edges: Vec::with_capacity(EDGES_A_STATE * met),
+                    starts: Vec::new(),
+                });
+                let ok = self.tight_step(&t, cell, &states, &mut s, trail.as_mut());
+                (ok, s, trail)
+            });
+            if done.iter().any(|d| !d.0) {
+                return Err(CountError::Overflow);
+            }
+            // The next layer: each label's lists, worker by worker.
+            let mut offsets = vec![vec![0u32; parts]; lists];
+            let mut at = 0u64;
+            for (l, offs) in offsets.iter_mut().enumerate() {
+                for (p, off) in offs.iter_mut().enumerate() {
+                    *off = at as u32;
+                    at += done[p].1.lists[l].len() as u64;
+                }
+            }
+            if at >= 1 << INDEX_BITS && per_cell {
+                return Err(CountError::Overflow);
+            }
+            let mut next: Layer = Vec::with_capacity(lists * parts);
+            let mut cell_trails = Vec::new();
+            let mut done: Vec<(Scratch, Option<Trail>)> = done
+                .into_iter()
+                .enumerate()
+                .map(|(p, (_, s, tr))| {
+                    let tr = tr.map(|mut tr| {
+                        tr.starts = offsets.iter().map(|o| o[p]).collect();
+                        tr
+                    });
+                    (s, tr)
+                })
+                .collect();
+            for l in 0..lists {
+                for (s, _) in done.iter_mut() {
+                    let list = std::mem::take(&mut s.lists[l]);
+                    if list.is_empty() {
+                        spare.push(list);
+                    } else {
+                        next.push(list);
+                    }
+                }
+            }
+            for (s, tr) in done {
+                scratches.push(s);
+                if let Some(tr) = tr {
+                    held += 8 * tr.counts.len() + tr.degrees.len() + 4 * tr.edges.len();
+                    cell_trails.push(tr);
+                }
+            }
+            if held > budget {
+                return Err(CountError::Memory(budget));
+            }
+            if per_cell {
+                trails.push(cell_trails);
+            }
+            spare.extend(std::mem::replace(&mut layer, next));
+            if let Some(p) = &opts.progress {
+                p(cell as u64 + 1, 2 * cells as u64);
+            }
+        }
+        let last: Vec<(Key, u64)> = layer.into_iter().flatten().collect();
+        let total: u128 = last
+            .iter()
+            .filter(|&&(k, _)| self.is_final(k))
+            .map(|&(_, n)| u128::from(n))
+            .sum();
+        let per_cell = if opts.per_cell {
+            let mut after: Vec<u64> = last
+                .iter()
+                .map(|&(k, _)| u64::from(self.is_final(k)))
+                .collect();
+            let mut out = vec![0u128; cells];
+            for (cell, workers) in trails.iter().enumerate().rev() {
+                let sums = super::forward::run(workers.iter().collect(), |tr| backward(tr, &after));
+                let mut here = Vec::with_capacity(sums.iter().map(|s| s.1.len()).sum());
+                for (ship, part) in sums {
+                    let ship = ship.ok_or(CountError::Overflow)?;
+                    out[cell] = out[cell].checked_add(ship).ok_or(CountError::Overflow)?;
+                    here.extend(part);
+                }
+                after = here;
+            }
+            if let Some(p) = &opts.progress {
+                p(2 * cells as u64, 2 * cells as u64);
+            }
+            Some(out)
+        } else {
+            None
+        };
+        Ok(Some(CountResult {
+            count: total,
+            complete: true,
+            stopped: None,
+            per_cell,
+            engine: EngineKind::Dp,
+        }))
+    }
+
+    /// One worker's share of the step at `cell`: the successors of `states` summed per group
+    /// into `s.lists`, with the trail when asked. False where a sum passes 64 bits.
+    fn tight_step(
+        &self,
+        t: &Tables,
+        cell: usize,
+        states: &[&[(Key, u64)]],
+        s: &mut Scratch,
+        mut trail: Option<&mut Trail>,
+    ) -> bool {
+        let (w, lb, low) = (t.width, t.label_bits, t.low);
+        let col = cell % w;
+        let group_shift = low + lb;
+        let index_mask: Key = (1 << group_shift) - 1;
+        let lmask: Key = (1 << lb) - 1;
+        let top = low + (w as u32 - 1) * lb;
+        let (ranges, entries) = (&t.ranges[cell][..], &t.entries[cell][..]);
+        let word_words = (1usize << t.table_bits()).div_ceil(64 * 64);
+        let above_right = t.above_right[col];
+        let mut overflow = false;
+        let record = trail.is_some();
+        let mut first_edge = 0;
+        let mut current: Option<Key> = None;
+        let (mut needs_free, mut block) = (0u8, u8::MAX);
+        // Sums a group's successors into the lists, in order of their slots.
+        let flush = |s: &mut Scratch, group: Key, trail: Option<&mut Trail>, first_edge: usize| {
+            let prefix = group << low;
+            for wi in 0..word_words {
+                let mut words = std::mem::take(&mut s.words.0[wi]);
+                while words != 0 {
+                    let u = wi * 64 + words.trailing_zeros() as usize;
+                    words &= words - 1;
+                    let mut word = std::mem::take(&mut s.used[u]);
+                    while word != 0 {
+                        let slot = u * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        let l = (slot as u32 >> low) as usize;
+                        let list = &mut s.lists[l];
+                        if record {
+                            s.place[slot] = (l as u32) << INDEX_BITS | list.len() as u32;
+                        }
+                        list.push((
+                            t.slot_keys[slot] | prefix,
+                            std::mem::take(&mut s.sums[slot]),
+                        ));
+                    }
+                }
+            }
+            if let Some(tr) = trail {
+                for e in &mut tr.edges[first_edge..] {
+                    *e = s.place[(*e & !SHIP) as usize] | (*e & SHIP);
+                }
+            }
+        };
+        for piece in states {
+            for &(key, n) in piece.iter() {
+                let group = key >> group_shift;
+                if current != Some(group) {
+                    if let Some(g) = current {
+                        flush(s, g, trail.as_deref_mut(), first_edge);
+                    }
+                    current = Some(group);
+                    first_edge = trail.as_ref().map_or(0, |tr| tr.edges.len());
+                    let left = col > 0 && (key >> top) & lmask != 0;
+                    let up_right = col + 1 < w && (key >> (low + lb)) & lmask != 0;
+                    needs_free =
+                        (u8::from(left) * LEFT_FREE) | (u8::from(up_right) * UP_RIGHT_FREE);
+                    let above = key & above_right;
+                    block = if above == 0 {
+                        u8::MAX
+                    } else {
+                        ((above.trailing_zeros() - low) / lb).min(255) as u8
+                    };
+                }
+                let (from, to) = ranges[(key & index_mask) as usize];
+                let before = trail.as_ref().map_or(0, |tr| tr.edges.len());
+                for e in &entries[from as usize..to as usize] {
+                    if e.needs & needs_free != 0 || e.reach > block {
+                        continue;
+                    }
+                    let slot = (e.slot & !SHIP) as usize;
+                    let (sum, o) = s.sums[slot].overflowing_add(n);
+                    s.sums[slot] = sum;
+                    overflow |= o;
+                    s.used[slot / 64] |= 1 << (slot % 64);
+                    s.words.0[slot / 4096] |= 1 << ((slot / 64) % 64);
+                    if let Some(tr) = trail.as_deref_mut() {
+                        tr.edges.push(e.slot);
+                    }
+                }
+                if let Some(tr) = trail.as_deref_mut() {
+                    tr.counts.push(n);
+                    tr.degrees.push((tr.edges.len() - before) as u8);
+                }
+            }
+        }
+        if let Some(g) = current {
+            flush(s, g, trail, first_edge);
+        }
+        !overflow
+    }
+}
+
+/// The states from index `from` to `to` of `layer`, as slices of its stretches.
+fn stretch(layer: &Layer, from: usize, to: usize) -> Stretch<'_> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for piece in layer {
+        let (a, b) = (at, at + piece.len());
+        at = b;
+        let (s, e) = (from.max(a), to.min(b));
+        if s < e {
+            out.push(&piece[s - a..e - a]);
+        }
+    }
+    out
+}
+
+/// A worker's backward step: per state of its trail, its completions (from `after`, the
+/// next layer's), and the layouts with a ship on the cell through its states; `None` for
+/// the latter where a sum passes its range.
+fn backward(tr: &Trail, after: &[u64]) -> (Option<u128>, Vec<u64>) {
+    let mut here = Vec::with_capacity(tr.degrees.len());
+    let mut ship_total: Option<u128> = Some(0);
+    let mut k = 0;
+    let mut overflow = false;
+    for (&n, &d) in tr.counts.iter().zip(&tr.degrees) {
+        let (mut all, mut ship) = (0u64, 0u64);
+        for &e in &tr.edges[k..k + usize::from(d)] {
+            let list = ((e & !SHIP) >> INDEX_BITS) as usize;
+            let c = after[(tr.starts[list] + (e & ((1 << INDEX_BITS) - 1))) as usize];
+            let (a, o) = all.overflowing_add(c);
+            all = a;
+            overflow |= o;
+            if e & SHIP != 0 {
+                ship = ship.wrapping_add(c);
+            }
+        }
+        k += usize::from(d);
+        here.push(all);
+        ship_total = ship_total.and_then(|t| t.checked_add(u128::from(n) * u128::from(ship)));
+    }
+    (if overflow { None } else { ship_total }, here)
+}
+
+/// The answer of a pass stopped early: no count.
+fn stopped(stop: Stop) -> CountResult {
+    CountResult {
+        count: 0,
+        complete: false,
+        stopped: Some(stop),
+        per_cell: None,
+        engine: EngineKind::Dp,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clue::Clue;
+    use crate::rules::Rules;
+    use crate::{Dims, Fleet, ProblemSpec};
+
+    /// The tight pass against the engine's general passes: the same count and per-cell
+    /// counts, on one core and split, under both rules, with water and ship clues.
+    fn agree(w: usize, h: usize, fleet: &[usize], clues: &[(usize, Clue)]) {
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            let mut spec = ProblemSpec::empty(Dims::new(w, h), Fleet::straight(fleet), rules);
+            if !clues.is_empty() {
+                spec.clues = vec![None; w * h];
+                for &(c, clue) in clues {
+                    spec.clues[c] = Some(clue);
+                }
+            }
+            let problem = spec.build().unwrap();
+            let dp = DpEngine::new(&problem).unwrap();
+            for parallel in [false, true] {
+                let opts = CountOptions {
+                    per_cell: true,
+                    parallel,
+                    ..CountOptions::default()
+                };
+                let general = dp.count_in::<u64>(&opts).unwrap();
+                let tight = dp.tight_count(&opts).unwrap().expect("the tables fit");
+                assert_eq!(tight.count, general.count, "{w}x{h} {fleet:?} {rules:?}");
+                assert_eq!(
+                    tight.per_cell, general.per_cell,
+                    "{w}x{h} {fleet:?} {rules:?}"
+                );
+                let alone = CountOptions {
+                    per_cell: false,
+                    ..opts
+                };
+                assert_eq!(
+                    dp.tight_count(&alone).unwrap().unwrap().count,
+                    general.count
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_tight_pass_counts_what_the_general_passes_count() {
+        // Layers past 4,096 states, which the workers split.
+        agree(9, 8, &[5, 4, 3, 3, 2], &[]);
+        agree(
+            8,
+            9,
+            &[4, 3, 3, 2, 2, 1],
+            &[(10, Clue::Water), (30, Clue::Ship)],
+        );
+        // Clues that cut ships across and down, on a board neither square nor wide.
+        let clues: Vec<(usize, Clue)> = [3, 17, 22, 40, 41, 58]
+            .iter()
+            .map(|&c| (c, Clue::Water))
+            .chain([(12, Clue::Ship), (50, Clue::Ship)])
+            .collect();
+        agree(7, 9, &[4, 3, 2, 2], &clues);
+        // One column, one row, and one-cell ships alone.
+        agree(1, 9, &[3, 2], &[]);
+        agree(9, 1, &[3, 2], &[(4, Clue::Water)]);
+        agree(5, 5, &[1, 1, 1], &[]);
+    }
+
+    /// Where a state's count passes 64 bits the pass says so, and the engine's count goes on
+    /// in 128 bits.
+    #[test]
+    fn a_count_past_64_bits_falls_to_the_wide_passes() {
+        let spec = ProblemSpec::empty(Dims::new(20, 20), Fleet::straight(&[1; 12]), Rules::Touch);
+        let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
+        let opts = CountOptions::default();
+        assert!(matches!(dp.tight_count(&opts), Err(CountError::Overflow)));
+        let wide = dp.count_in::<u128>(&opts).unwrap();
+        assert!(wide.count > u128::from(u64::MAX));
+        assert_eq!(dp.count(&opts).unwrap().count, wide.count);
+    }
+}
