@@ -73,8 +73,8 @@ pub const STEP_WEIGHT: f64 = 1.0 / 50.0;
 /// count (a total, per cell), on one machine: only their ratio matters, and it is the same on
 /// an idle machine and on a loaded one. Fitted by `cargo bench --bench auto`.
 const SECONDS: [[(f64, f64); 2]; 2] = [
-    [(1.46e-7, 1.0e-8), (6.5e-7, 7.0e-9)],
-    [(1.13e-7, 8.0e-9), (5.0e-7, 8.0e-9)],
+    [(1.06e-7, 5.0e-9), (4.13e-7, 8.8e-9)],
+    [(9.2e-8, 2.9e-9), (3.29e-7, 3.9e-9)],
 ];
 
 /// Below this predicted time the enumerator is chosen without predicting the DP: however
