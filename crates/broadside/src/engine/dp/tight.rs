@@ -349,15 +349,31 @@ impl DpEngine {
                 .map(|&(k, _)| u64::from(self.is_final(k)))
                 .collect();
             let mut out = vec![0u128; cells];
+            // Two buffers of completions, this layer's and the next's, taken in turn: fresh
+            // ones each cell cost a page fault every 4 KiB.
+            let most = trails
+                .iter()
+                .map(|w| w.iter().map(|t| t.degrees.len()).sum::<usize>())
+                .max()
+                .unwrap_or(0);
+            let mut here: Vec<u64> = Vec::with_capacity(most);
+            after.reserve(most.saturating_sub(after.len()));
             for (cell, workers) in trails.iter().enumerate().rev() {
-                let sums = super::forward::run(workers.iter().collect(), |tr| backward(tr, &after));
-                let mut here = Vec::with_capacity(sums.iter().map(|s| s.1.len()).sum());
-                for (ship, part) in sums {
+                here.clear();
+                here.resize(workers.iter().map(|t| t.degrees.len()).sum(), 0);
+                let mut shares = Vec::with_capacity(workers.len());
+                let mut rest = &mut here[..];
+                for tr in workers {
+                    let (share, tail) = rest.split_at_mut(tr.degrees.len());
+                    shares.push((tr, share));
+                    rest = tail;
+                }
+                let ships = super::forward::run(shares, |(tr, share)| backward(tr, &after, share));
+                for ship in ships {
                     let ship = ship.ok_or(CountError::Overflow)?;
                     out[cell] = out[cell].checked_add(ship).ok_or(CountError::Overflow)?;
-                    here.extend(part);
                 }
-                after = here;
+                std::mem::swap(&mut after, &mut here);
             }
             if let Some(p) = &opts.progress {
                 p(2 * cells as u64, 2 * cells as u64);
@@ -494,14 +510,13 @@ fn stretch(layer: &Layer, from: usize, to: usize) -> Stretch<'_> {
 }
 
 /// A worker's backward step: per state of its trail, its completions (from `after`, the
-/// next layer's), and the layouts with a ship on the cell through its states; `None` for
-/// the latter where a sum passes its range.
-fn backward(tr: &Trail, after: &[u64]) -> (Option<u128>, Vec<u64>) {
-    let mut here = Vec::with_capacity(tr.degrees.len());
+/// next layer's) into `here`; and the layouts with a ship on the cell through its states,
+/// `None` where a sum passes its range.
+fn backward(tr: &Trail, after: &[u64], here: &mut [u64]) -> Option<u128> {
     let mut ship_total: Option<u128> = Some(0);
     let mut k = 0;
     let mut overflow = false;
-    for (&n, &d) in tr.counts.iter().zip(&tr.degrees) {
+    for ((&n, &d), out) in tr.counts.iter().zip(&tr.degrees).zip(here) {
         let (mut all, mut ship) = (0u64, 0u64);
         for &e in &tr.edges[k..k + usize::from(d)] {
             let list = ((e & !SHIP) >> INDEX_BITS) as usize;
@@ -514,10 +529,10 @@ fn backward(tr: &Trail, after: &[u64]) -> (Option<u128>, Vec<u64>) {
             }
         }
         k += usize::from(d);
-        here.push(all);
+        *out = all;
         ship_total = ship_total.and_then(|t| t.checked_add(u128::from(n) * u128::from(ship)));
     }
-    (if overflow { None } else { ship_total }, here)
+    if overflow { None } else { ship_total }
 }
 
 /// The answer of a pass stopped early: no count.
