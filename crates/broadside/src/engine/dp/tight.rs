@@ -13,7 +13,8 @@
 //! the diagonal, the counters) up to three facts about its group: whether the cell to the
 //! left and the one above to the right are occupied (under no-touch a ship may not start or
 //! run on beside them), and how far right the first cell above is that a ship across may
-//! not pass. Each cell's transitions are tabled once per value of the low bits by running
+//! not pass. At each cell the transitions are tabled per value of the low bits (every value,
+//! or those the layer has when it has fewer states than values) by running
 //! [`DpEngine::step`] on a key whose other labels are free, each with what it needs of the
 //! group; the pass looks them up.
 //!
@@ -60,9 +61,8 @@ struct Tables {
     /// Bits below the labels: the ship across, the diagonal bit (under no-touch) and the
     /// counters.
     low: u32,
-    /// Per cell, per value of the key's low `low + label_bits` bits: its entries' range.
-    ranges: Vec<Vec<(u32, u32)>>,
-    entries: Vec<Vec<Entry>>,
+    counter_bits: u32,
+    diag_bits: u32,
     /// Per slot: the successor's key less its group's labels.
     slot_keys: Vec<Key>,
     /// Per column, the bits of the labels above to the right that block a ship across.
@@ -73,6 +73,13 @@ impl Tables {
     fn table_bits(&self) -> u32 {
         self.low + self.label_bits
     }
+}
+
+/// One cell's transitions: per value of a key's low `low + label_bits` bits, the range of its
+/// entries (empty for a value not tabled).
+struct CellTable {
+    ranges: Vec<(u32, u32)>,
+    entries: Vec<Entry>,
 }
 
 /// A worker's scratch: the successor sums of a group, the slots in use, and the lists of the
@@ -123,64 +130,6 @@ impl DpEngine {
             return None;
         }
         let lmask: Key = (1 << lb) - 1;
-        let slot_of = |next: Key| -> u32 {
-            let label = pk.label(next, 0) as Key;
-            let across = pk.horiz(next) as Key;
-            let diag = Key::from(pk.diag(next));
-            debug_assert!(self.no_touch || !pk.diag(next));
-            let counters = next & ((1 << counter_bits) - 1);
-            ((label << low)
-                | (across << (counter_bits + diag_bits))
-                | (diag << counter_bits)
-                | counters) as u32
-        };
-        let cells = self.dims.cells();
-        let mut ranges = Vec::with_capacity(cells);
-        let mut entries = Vec::with_capacity(cells);
-        for cell in 0..cells {
-            let mut r = Vec::with_capacity(1 << bits);
-            let mut e = Vec::new();
-            for index in 0..(1 << bits) as Key {
-                let up = index >> low;
-                let across = (index >> (counter_bits + diag_bits)) & lmask;
-                let diag = if self.no_touch {
-                    (index >> counter_bits) & 1
-                } else {
-                    0
-                };
-                let counters = index & ((1 << counter_bits) - 1);
-                // The engine's key with the same low bits and every other label free.
-                let key = (up << (pk.low + (w as u32 - 1) * lb))
-                    | (across << pk.horiz_shift)
-                    | (diag << pk.diag_shift)
-                    | counters;
-                let start = e.len() as u32;
-                self.step(key, cell, |next, mv| {
-                    let (needs, reach) = match mv {
-                        Move::Water => (0, 0),
-                        Move::Continue if up >= 2 => (LEFT_FREE, 0),
-                        Move::Continue => (UP_RIGHT_FREE, 0),
-                        Move::Start(t, dir) => {
-                            let reach = if dir == super::state::Dir::Across {
-                                self.lens[t] + usize::from(self.no_touch)
-                            } else {
-                                0
-                            };
-                            (LEFT_FREE | UP_RIGHT_FREE, reach.min(255) as u8)
-                        }
-                    };
-                    let ship = if mv == Move::Water { 0 } else { SHIP };
-                    e.push(Entry {
-                        slot: slot_of(next) | ship,
-                        needs: if self.no_touch { needs } else { 0 },
-                        reach,
-                    });
-                });
-                r.push((start, e.len() as u32));
-            }
-            ranges.push(r);
-            entries.push(e);
-        }
         let top = low + (w as u32 - 1) * lb;
         let slot_keys = (0..(1 << bits) as Key)
             .map(|s| ((s >> low) << top) | (s & ((1 << low) - 1)))
@@ -202,11 +151,78 @@ impl DpEngine {
             width: w,
             label_bits: lb,
             low,
-            ranges,
-            entries,
+            counter_bits,
+            diag_bits,
             slot_keys,
             above_right,
         })
+    }
+
+    /// The transitions at `cell` of the values of the low bits `only` has (a bit per value),
+    /// or of every value: each made by [`DpEngine::step`] on the engine's key with those low
+    /// bits and every other label free, with what it needs of its group.
+    fn cell_table(&self, t: &Tables, cell: usize, only: Option<&[u64]>) -> CellTable {
+        let pk = &self.pack;
+        let (w, lb, low) = (t.width, t.label_bits, t.low);
+        let (counter_bits, diag_bits) = (t.counter_bits, t.diag_bits);
+        let lmask: Key = (1 << lb) - 1;
+        let slot_of = |next: Key| -> u32 {
+            let label = pk.label(next, 0) as Key;
+            let across = pk.horiz(next) as Key;
+            let diag = Key::from(pk.diag(next));
+            debug_assert!(self.no_touch || !pk.diag(next));
+            let counters = next & ((1 << counter_bits) - 1);
+            ((label << low)
+                | (across << (counter_bits + diag_bits))
+                | (diag << counter_bits)
+                | counters) as u32
+        };
+        let size = 1usize << t.table_bits();
+        let mut ranges = vec![(0, 0); size];
+        let mut entries = Vec::new();
+        for (index, range) in ranges.iter_mut().enumerate() {
+            if only.is_some_and(|bits| bits[index / 64] >> (index % 64) & 1 == 0) {
+                continue;
+            }
+            let index = index as Key;
+            let up = index >> low;
+            let across = (index >> (counter_bits + diag_bits)) & lmask;
+            let diag = if self.no_touch {
+                (index >> counter_bits) & 1
+            } else {
+                0
+            };
+            let counters = index & ((1 << counter_bits) - 1);
+            // The engine's key with the same low bits and every other label free.
+            let key = (up << (pk.low + (w as u32 - 1) * lb))
+                | (across << pk.horiz_shift)
+                | (diag << pk.diag_shift)
+                | counters;
+            let start = entries.len() as u32;
+            self.step(key, cell, |next, mv| {
+                let (needs, reach) = match mv {
+                    Move::Water => (0, 0),
+                    Move::Continue if up >= 2 => (LEFT_FREE, 0),
+                    Move::Continue => (UP_RIGHT_FREE, 0),
+                    Move::Start(ty, dir) => {
+                        let reach = if dir == super::state::Dir::Across {
+                            self.lens[ty] + usize::from(self.no_touch)
+                        } else {
+                            0
+                        };
+                        (LEFT_FREE | UP_RIGHT_FREE, reach.min(255) as u8)
+                    }
+                };
+                let ship = if mv == Move::Water { 0 } else { SHIP };
+                entries.push(Entry {
+                    slot: slot_of(next) | ship,
+                    needs: if self.no_touch { needs } else { 0 },
+                    reach,
+                });
+            });
+            *range = (start, entries.len() as u32);
+        }
+        CellTable { ranges, entries }
     }
 
     /// The count, and the per-cell counts when `opts.per_cell`, by the tight pass: `None`
@@ -253,6 +269,19 @@ impl DpEngine {
             }
             let n: usize = layer.iter().map(Vec::len).sum();
             let parts = if n >= 4096 { threads } else { 1 };
+            // A layer with fewer states than values of the low bits gets a table of the
+            // values it has: made for every value, a small problem's tables cost more than
+            // its pass.
+            let index_mask: Key = (1 << t.table_bits()) - 1;
+            let only = (n < 1 << t.table_bits()).then(|| {
+                let mut bits = vec![0u64; (1usize << t.table_bits()).div_ceil(64)];
+                for &(k, _) in layer.iter().flatten() {
+                    let i = (k & index_mask) as usize;
+                    bits[i / 64] |= 1 << (i % 64);
+                }
+                bits
+            });
+            let table = self.cell_table(&t, cell, only.as_deref());
             while scratches.len() < parts {
                 scratches.push(scratch());
             }
@@ -278,7 +307,7 @@ impl DpEngine {
                     edges: Vec::with_capacity(EDGES_A_STATE * met),
                     starts: Vec::new(),
                 });
-                let ok = self.tight_step(&t, cell, &states, &mut s, trail.as_mut());
+                let ok = self.tight_step(&t, &table, cell, &states, &mut s, trail.as_mut());
                 (ok, s, trail)
             });
             if done.iter().any(|d| !d.0) {
@@ -396,6 +425,7 @@ impl DpEngine {
     fn tight_step(
         &self,
         t: &Tables,
+        table: &CellTable,
         cell: usize,
         states: &[&[(Key, u64)]],
         s: &mut Scratch,
@@ -407,7 +437,7 @@ impl DpEngine {
         let index_mask: Key = (1 << group_shift) - 1;
         let lmask: Key = (1 << lb) - 1;
         let top = low + (w as u32 - 1) * lb;
-        let (ranges, entries) = (&t.ranges[cell][..], &t.entries[cell][..]);
+        let (ranges, entries) = (&table.ranges[..], &table.entries[..]);
         let word_words = (1usize << t.table_bits()).div_ceil(64 * 64);
         let above_right = t.above_right[col];
         let mut overflow = false;
