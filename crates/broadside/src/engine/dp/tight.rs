@@ -227,7 +227,8 @@ impl DpEngine {
 
     /// The count, and the per-cell counts when `opts.per_cell`, by the tight pass: `None`
     /// when it does not apply (keys too wide for its tables), [`CountError::Overflow`] where
-    /// a count passes 64 bits.
+    /// a count passes 64 bits or, for per-cell counts, a layer passes the 2^27 states an
+    /// edge can name (the general passes take both).
     pub(super) fn tight_count(
         &self,
         opts: &CountOptions,
