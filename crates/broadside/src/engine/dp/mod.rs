@@ -32,8 +32,9 @@
 //! (`tight.rs`): the same states keyed the other way round, youngest label on top, so a
 //! group is one stretch and its successors go to one list per new label with no merge, each
 //! cell's transitions looked up by the key's low bits in a table made at the cell from
-//! [`step`]. It takes 0.6 to 0.7 of their time; the passes above remain for counts past 64
-//! bits, tables too large and the sampler, whose trails keep each transition's move.
+//! [`step`]. It takes 0.6 to 0.7 of their time, and the sampler is made from it too (its
+//! trails then keep each transition's move); the passes above remain for counts past 64 bits
+//! and tables too large.
 //!
 //! The state, its packing into a key and the transition at one cell are in `state.rs`; the
 //! layers and the forward pass, split between the cores, in `forward.rs`; the backward pass
@@ -238,6 +239,14 @@ impl DpEngine {
             time_limit,
             ..CountOptions::default()
         };
+        // The tight passes where they apply (the same transitions in the same order, so the
+        // same layouts); the general ones past what their edges can name.
+        match self.tight_sampling(&opts) {
+            Ok(Some(tight)) => return Ok(Some(DpSampler::from_tight(self, tight).live())),
+            Err(Err(_)) => return Ok(None),
+            Err(Ok(CountError::Memory(budget))) => return Err(CountError::Memory(budget)),
+            Ok(None) | Err(Ok(_)) => {}
+        }
         let (layers, trails, total) = match self.forward::<u64>(&opts, Keep::Moves) {
             Ok(x) => x,
             Err(Err(_)) => return Ok(None),

@@ -128,6 +128,72 @@ impl DpSampler {
         }
     }
 
+    /// The sampler of the tight passes (see [`DpSampler::new`]): each state's transitions in
+    /// the order [`DpEngine::step`] makes them, as the general passes keep them, so the
+    /// same draws give the same layouts.
+    pub(super) fn from_tight(dp: DpEngine, tight: super::tight::Tight) -> DpSampler {
+        let super::tight::Tight {
+            trails,
+            completions,
+            total,
+        } = tight;
+        // Per layer but the first, where each state's transitions start in its cell's list.
+        let starts: Vec<Vec<u32>> = trails
+            .iter()
+            .skip(1)
+            .map(|workers| {
+                let mut at = 0u32;
+                let mut out = Vec::with_capacity(workers.iter().map(|t| t.degrees.len()).sum());
+                for t in workers {
+                    for &d in &t.degrees {
+                        out.push(at);
+                        at += u32::from(d);
+                    }
+                }
+                out
+            })
+            .collect();
+        let work: Vec<_> = trails.into_iter().enumerate().collect();
+        let edges = run(work, |(cell, workers)| {
+            let counts = &completions[cell + 1];
+            let next = starts.get(cell);
+            let mut out = Vec::with_capacity(workers.iter().map(|t| t.edges_len()).sum());
+            for t in &workers {
+                let moves = t
+                    .moves
+                    .as_ref()
+                    .expect("the sampler's pass records the moves");
+                let mut k = 0;
+                for &degree in &t.degrees {
+                    for d in 0..degree {
+                        let j = t.successor(k);
+                        out.push(Edge {
+                            weight: counts[j],
+                            next: next.map_or(0, |n| n[j]),
+                            ship: moves[k],
+                            last: d + 1 == degree,
+                            skip: 0,
+                        });
+                        k += 1;
+                    }
+                }
+            }
+            out
+        });
+        let ships = dp
+            .counters
+            .iter()
+            .map(|&(_, full, one)| (full / one) as usize)
+            .sum();
+        DpSampler {
+            ships,
+            dp,
+            edges,
+            first: 0,
+            total,
+        }
+    }
+
     /// The sampler with only the transitions that lead to some layout, of the states that
     /// have any. Every other transition leads to a state no layout goes through (a weight of
     /// 0, never drawn), and most states are such dead ends (70-90% of them on the positions a
@@ -339,6 +405,38 @@ mod tests {
             for _ in 0..500 {
                 let layout = live.sample(&mut a).unwrap();
                 assert_eq!(Some(layout), whole.sample(&mut b));
+            }
+        }
+    }
+
+    /// The sampler made by the tight passes draws seed for seed what the general passes'
+    /// draws, on boards whose layers the workers split, with clues, under both rules.
+    #[test]
+    fn the_tight_passes_sample_what_the_general_passes_sample() {
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            let d = Dims::new(9, 8);
+            let mut spec = ProblemSpec::empty(d, Fleet::straight(&[5, 4, 3, 3, 2]), rules);
+            spec.clues = vec![None; d.cells()];
+            for c in [4, 20, 33, 47, 61] {
+                spec.clues[c] = Some(Clue::Water);
+            }
+            spec.clues[40] = Some(Clue::Ship);
+            let general = sampler(&spec, true);
+            let dp = DpEngine::new(&spec.clone().build().unwrap()).unwrap();
+            let opts = CountOptions {
+                per_cell: true,
+                parallel: true,
+                ..CountOptions::default()
+            };
+            let Ok(Some(tight)) = dp.tight_sampling(&opts) else {
+                panic!("the tight passes apply and run to the end");
+            };
+            let tight = DpSampler::from_tight(dp, tight).live();
+            assert_eq!(tight.count(), general.count());
+            assert!(tight.count() > 100_000);
+            let (mut a, mut b) = (stream(9, 0, 0), stream(9, 0, 0));
+            for _ in 0..2000 {
+                assert_eq!(tight.sample(&mut a), general.sample(&mut b));
             }
         }
     }

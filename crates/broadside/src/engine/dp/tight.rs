@@ -1,4 +1,4 @@
-//! The DP's counts and per-cell counts as one short loop over small tables.
+//! The DP's counts, per-cell counts and sampler's trails as one short loop over small tables.
 //!
 //! The same states and transitions as [`DpEngine::step`], keyed the other way round: the
 //! youngest label (the cell to the left) in the most significant bits and the oldest (the
@@ -22,7 +22,10 @@
 //! engine's general passes take over. Workers split each layer into equal stretches of
 //! states; a group cut in two by a stretch's end (or by the end of one worker's list) is
 //! summed as two, its successors appearing twice side by side, which the next cell's table
-//! sums again: the counts are the same.
+//! sums again: the counts are the same. The uniform sampler is made from these passes too:
+//! every predecessor's edge leads to one of the twins, each state's edges come in the order
+//! `step` makes them, and the twins have the same completions, so a draw takes the steps and
+//! random numbers it takes through the general passes.
 
 use super::DpEngine;
 use super::state::{DONE, Key, Move};
@@ -52,6 +55,8 @@ struct Entry {
     /// For a ship across that starts: how far right the row above must let it reach (the
     /// first blocking cell above is at least this far); 0 otherwise.
     reach: u8,
+    /// The move's [`Move::code`], for the sampler.
+    code: u16,
 }
 
 /// The layout of a key and the transition tables.
@@ -97,12 +102,36 @@ struct Scratch {
 /// forward count and its number of edges; per edge, its successor's place (list and index
 /// in the worker's list) with [`SHIP`]; and where each of the worker's lists starts in the
 /// next layer.
+/// For the sampler, per edge its move's [`Move::code`] as well.
 #[derive(Default)]
-struct Trail {
+pub(super) struct Trail {
     counts: Vec<u64>,
-    degrees: Vec<u8>,
+    pub(super) degrees: Vec<u8>,
     edges: Vec<u32>,
     starts: Vec<u32>,
+    pub(super) moves: Option<Vec<u16>>,
+}
+
+impl Trail {
+    /// Its edges.
+    pub(super) fn edges_len(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// The index in the next layer of the state edge `e` leads to.
+    #[inline]
+    pub(super) fn successor(&self, e: usize) -> usize {
+        let e = self.edges[e] & !SHIP;
+        (self.starts[(e >> INDEX_BITS) as usize] + (e & ((1 << INDEX_BITS) - 1))) as usize
+    }
+}
+
+/// What the tight passes leave the sampler: per cell, each worker's trail (with the moves),
+/// and per layer, each state's completions; and the total.
+pub(super) struct Tight {
+    pub(super) trails: Vec<Vec<Trail>>,
+    pub(super) completions: Vec<Vec<u64>>,
+    pub(super) total: u128,
 }
 
 /// The words of a scratch's `used` words with a slot in use (`2^MOST_TABLE_BITS` slots),
@@ -218,6 +247,7 @@ impl DpEngine {
                     slot: slot_of(next) | ship,
                     needs: if self.no_touch { needs } else { 0 },
                     reach,
+                    code: mv.code(),
                 });
             });
             *range = (start, entries.len() as u32);
@@ -225,14 +255,18 @@ impl DpEngine {
         CellTable { ranges, entries }
     }
 
-    /// The count, and the per-cell counts when `opts.per_cell`, by the tight pass: `None`
-    /// when it does not apply (keys too wide for its tables), [`CountError::Overflow`] where
-    /// a count passes 64 bits or, for per-cell counts, a layer passes the 2^27 states an
-    /// edge can name (the general passes take both).
-    pub(super) fn tight_count(
+    /// The forward pass: the trails when `keep` (with the moves when `moves`), the last
+    /// layer and the total; `None` when the pass does not apply (keys too wide for its
+    /// tables). [`CountError::Overflow`] where a count passes 64 bits or, with trails, a
+    /// layer passes the 2^27 states an edge can name (the general passes take both);
+    /// `Err(Err(stop))` when the time limit ran out or the count was cancelled.
+    #[allow(clippy::type_complexity)]
+    fn tight_forward(
         &self,
         opts: &CountOptions,
-    ) -> Result<Option<CountResult>, CountError> {
+        keep: bool,
+        moves: bool,
+    ) -> Result<Option<(Vec<Vec<Trail>>, Vec<(Key, u64)>, u128)>, Result<CountError, Stop>> {
         let Some(t) = self.tight_tables() else {
             return Ok(None);
         };
@@ -263,10 +297,10 @@ impl DpEngine {
         let mut held = 0usize;
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                return Ok(Some(stopped(Stop::Time)));
+                return Err(Err(Stop::Time));
             }
             if opts.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-                return Ok(Some(stopped(Stop::Cancelled)));
+                return Err(Err(Stop::Cancelled));
             }
             let n: usize = layer.iter().map(Vec::len).sum();
             let parts = if n >= 4096 { threads } else { 1 };
@@ -298,7 +332,7 @@ impl DpEngine {
                     (stretch(&layer, n * p / parts, n * (p + 1) / parts), s)
                 })
                 .collect();
-            let per_cell = opts.per_cell;
+            let per_cell = keep;
             let done = super::forward::run(work, |(states, mut s)| {
                 // Sized once: grown, the trails were copied and remapped as they doubled.
                 let met: usize = states.iter().map(|x| x.len()).sum();
@@ -307,12 +341,13 @@ impl DpEngine {
                     degrees: Vec::with_capacity(met),
                     edges: Vec::with_capacity(EDGES_A_STATE * met),
                     starts: Vec::new(),
+                    moves: moves.then(|| Vec::with_capacity(EDGES_A_STATE * met)),
                 });
                 let ok = self.tight_step(&t, &table, cell, &states, &mut s, trail.as_mut());
                 (ok, s, trail)
             });
             if done.iter().any(|d| !d.0) {
-                return Err(CountError::Overflow);
+                return Err(Ok(CountError::Overflow));
             }
             // The next layer: each label's lists, worker by worker.
             let mut offsets = vec![vec![0u32; parts]; lists];
@@ -324,7 +359,7 @@ impl DpEngine {
                 }
             }
             if at >= 1 << INDEX_BITS && per_cell {
-                return Err(CountError::Overflow);
+                return Err(Ok(CountError::Overflow));
             }
             let mut next: Layer = Vec::with_capacity(lists * parts);
             let mut cell_trails = Vec::new();
@@ -357,7 +392,7 @@ impl DpEngine {
                 }
             }
             if held > budget {
-                return Err(CountError::Memory(budget));
+                return Err(Ok(CountError::Memory(budget)));
             }
             if per_cell {
                 trails.push(cell_trails);
@@ -373,40 +408,27 @@ impl DpEngine {
             .filter(|&&(k, _)| self.is_final(k))
             .map(|&(_, n)| u128::from(n))
             .sum();
+        Ok(Some((trails, last, total)))
+    }
+
+    /// The count, and the per-cell counts when `opts.per_cell`, by the tight passes: `None`
+    /// when they do not apply, [`CountError::Overflow`] where the general passes must take
+    /// over (see [`DpEngine::tight_forward`]).
+    pub(super) fn tight_count(
+        &self,
+        opts: &CountOptions,
+    ) -> Result<Option<CountResult>, CountError> {
+        let (trails, last, total) = match self.tight_forward(opts, opts.per_cell, false) {
+            Ok(Some(x)) => x,
+            Ok(None) => return Ok(None),
+            Err(Err(stop)) => return Ok(Some(stopped(stop))),
+            Err(Ok(e)) => return Err(e),
+        };
         let per_cell = if opts.per_cell {
-            let mut after: Vec<u64> = last
-                .iter()
-                .map(|&(k, _)| u64::from(self.is_final(k)))
-                .collect();
-            let mut out = vec![0u128; cells];
-            // Two buffers of completions, this layer's and the next's, taken in turn: fresh
-            // ones each cell cost a page fault every 4 KiB.
-            let most = trails
-                .iter()
-                .map(|w| w.iter().map(|t| t.degrees.len()).sum::<usize>())
-                .max()
-                .unwrap_or(0);
-            let mut here: Vec<u64> = Vec::with_capacity(most);
-            after.reserve(most.saturating_sub(after.len()));
-            for (cell, workers) in trails.iter().enumerate().rev() {
-                here.clear();
-                here.resize(workers.iter().map(|t| t.degrees.len()).sum(), 0);
-                let mut shares = Vec::with_capacity(workers.len());
-                let mut rest = &mut here[..];
-                for tr in workers {
-                    let (share, tail) = rest.split_at_mut(tr.degrees.len());
-                    shares.push((tr, share));
-                    rest = tail;
-                }
-                let ships = super::forward::run(shares, |(tr, share)| backward(tr, &after, share));
-                for ship in ships {
-                    let ship = ship.ok_or(CountError::Overflow)?;
-                    out[cell] = out[cell].checked_add(ship).ok_or(CountError::Overflow)?;
-                }
-                std::mem::swap(&mut after, &mut here);
-            }
+            let (out, _) = self.tight_backward(&trails, &last, false)?;
             if let Some(p) = &opts.progress {
-                p(2 * cells as u64, 2 * cells as u64);
+                let cells = out.len() as u64;
+                p(2 * cells, 2 * cells);
             }
             Some(out)
         } else {
@@ -419,6 +441,78 @@ impl DpEngine {
             per_cell,
             engine: EngineKind::Dp,
         }))
+    }
+
+    /// What the sampler is made of, by the tight passes: `None` when they do not apply,
+    /// errors as [`DpEngine::tight_forward`]'s.
+    pub(super) fn tight_sampling(
+        &self,
+        opts: &CountOptions,
+    ) -> Result<Option<Tight>, Result<CountError, Stop>> {
+        let Some((trails, last, total)) = self.tight_forward(opts, true, true)? else {
+            return Ok(None);
+        };
+        let (_, completions) = self.tight_backward(&trails, &last, true).map_err(Ok)?;
+        Ok(Some(Tight {
+            trails,
+            completions,
+            total,
+        }))
+    }
+
+    /// The backward pass over `trails` from the `last` layer: the per-cell counts, and when
+    /// `keep` every layer's completions, first to last.
+    fn tight_backward(
+        &self,
+        trails: &[Vec<Trail>],
+        last: &[(Key, u64)],
+        keep: bool,
+    ) -> Result<(Vec<u128>, Vec<Vec<u64>>), CountError> {
+        let cells = trails.len();
+        let mut after: Vec<u64> = last
+            .iter()
+            .map(|&(k, _)| u64::from(self.is_final(k)))
+            .collect();
+        let mut out = vec![0u128; cells];
+        let mut kept: Vec<Vec<u64>> = Vec::new();
+        // Two buffers of completions, this layer's and the next's, taken in turn: fresh
+        // ones each cell cost a page fault every 4 KiB.
+        let most = trails
+            .iter()
+            .map(|w| w.iter().map(|t| t.degrees.len()).sum::<usize>())
+            .max()
+            .unwrap_or(0);
+        let mut here: Vec<u64> = Vec::with_capacity(most);
+        after.reserve(most.saturating_sub(after.len()));
+        for (cell, workers) in trails.iter().enumerate().rev() {
+            here.clear();
+            here.resize(workers.iter().map(|t| t.degrees.len()).sum(), 0);
+            let mut shares = Vec::with_capacity(workers.len());
+            let mut rest = &mut here[..];
+            for tr in workers {
+                let (share, tail) = rest.split_at_mut(tr.degrees.len());
+                shares.push((tr, share));
+                rest = tail;
+            }
+            let ships = super::forward::run(shares, |(tr, share)| backward(tr, &after, share));
+            for ship in ships {
+                let ship = ship.ok_or(CountError::Overflow)?;
+                out[cell] = out[cell].checked_add(ship).ok_or(CountError::Overflow)?;
+            }
+            if keep {
+                kept.push(std::mem::replace(&mut after, std::mem::take(&mut here)));
+                here.reserve(most);
+            } else {
+                std::mem::swap(&mut after, &mut here);
+            }
+        }
+        let mut completions = Vec::new();
+        if keep {
+            kept.push(after);
+            kept.reverse();
+            completions = kept;
+        }
+        Ok((out, completions))
     }
 
     /// One worker's share of the step at `cell`: the successors of `states` summed per group
@@ -510,6 +604,9 @@ impl DpEngine {
                     s.words.0[slot / 4096] |= 1 << ((slot / 64) % 64);
                     if let Some(tr) = trail.as_deref_mut() {
                         tr.edges.push(e.slot);
+                        if let Some(moves) = &mut tr.moves {
+                            moves.push(e.code);
+                        }
                     }
                 }
                 if let Some(tr) = trail.as_deref_mut() {
