@@ -95,37 +95,17 @@ impl DpSampler {
                 let moves = t
                     .moves
                     .expect("the sampler's forward pass records the moves");
-                let mut k = 0;
-                for &degree in &t.degrees {
-                    for d in 0..degree {
-                        let j = (t.edges[k] & !SHIP) as usize;
-                        out.push(Edge {
-                            weight: counts[w][j],
-                            next: next_links
-                                .as_ref()
-                                .map_or(0, |l: &Vec<Vec<u64>>| place(cell + 1, l[w][j])),
-                            ship: moves[k],
-                            last: d + 1 == degree,
-                            skip: 0,
-                        });
-                        k += 1;
-                    }
-                }
+                lay(&mut out, &t.degrees, &moves, |k| {
+                    let j = (t.edges[k] & !SHIP) as usize;
+                    let next = next_links
+                        .as_ref()
+                        .map_or(0, |l: &Vec<Vec<u64>>| place(cell + 1, l[w][j]));
+                    (counts[w][j], next)
+                });
             }
             out
         });
-        let ships = dp
-            .counters
-            .iter()
-            .map(|&(_, full, one)| (full / one) as usize)
-            .sum();
-        DpSampler {
-            ships,
-            dp,
-            edges,
-            first,
-            total,
-        }
+        DpSampler::of_edges(dp, edges, first, total)
     }
 
     /// The sampler of the tight passes (see [`DpSampler::new`]): each state's transitions in
@@ -163,23 +143,18 @@ impl DpSampler {
                     .moves
                     .as_ref()
                     .expect("the sampler's pass records the moves");
-                let mut k = 0;
-                for &degree in &t.degrees {
-                    for d in 0..degree {
-                        let j = t.successor(k);
-                        out.push(Edge {
-                            weight: counts[j],
-                            next: next.map_or(0, |n| n[j]),
-                            ship: moves[k],
-                            last: d + 1 == degree,
-                            skip: 0,
-                        });
-                        k += 1;
-                    }
-                }
+                lay(&mut out, &t.degrees, moves, |k| {
+                    let j = t.successor(k);
+                    (counts[j], next.map_or(0, |n| n[j]))
+                });
             }
             out
         });
+        DpSampler::of_edges(dp, edges, 0, total)
+    }
+
+    /// The sampler of each cell's `edges`, the first state's at `first`.
+    fn of_edges(dp: DpEngine, edges: Vec<Vec<Edge>>, first: u32, total: u128) -> DpSampler {
         let ships = dp
             .counters
             .iter()
@@ -189,7 +164,7 @@ impl DpSampler {
             ships,
             dp,
             edges,
-            first: 0,
+            first,
             total,
         }
     }
@@ -319,6 +294,31 @@ impl DpSampler {
             cell += 1 + usize::from(e.skip);
         }
         Some(Layout { ships })
+    }
+}
+
+/// Appends a trail's transitions to `out` as the sampler keeps them, state by state (`degrees`),
+/// each with its move from `moves` and, from `edge` (given its index in the trail), the
+/// layouts it leads to and where the transitions of the state it reaches start.
+fn lay(
+    out: &mut Vec<Edge>,
+    degrees: &[u8],
+    moves: &[u16],
+    mut edge: impl FnMut(usize) -> (u64, u32),
+) {
+    let mut k = 0;
+    for &degree in degrees {
+        for d in 0..degree {
+            let (weight, next) = edge(k);
+            out.push(Edge {
+                weight,
+                next,
+                ship: moves[k],
+                last: d + 1 == degree,
+                skip: 0,
+            });
+            k += 1;
+        }
     }
 }
 
