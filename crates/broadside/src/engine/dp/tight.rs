@@ -332,11 +332,10 @@ impl DpEngine {
                     (stretch(&layer, n * p / parts, n * (p + 1) / parts), s)
                 })
                 .collect();
-            let per_cell = keep;
             let done = super::forward::run(work, |(states, mut s)| {
                 // Sized once: grown, the trails were copied and remapped as they doubled.
                 let met: usize = states.iter().map(|x| x.len()).sum();
-                let mut trail = per_cell.then(|| Trail {
+                let mut trail = keep.then(|| Trail {
                     counts: Vec::with_capacity(met),
                     degrees: Vec::with_capacity(met),
                     edges: Vec::with_capacity(EDGES_A_STATE * met),
@@ -358,7 +357,7 @@ impl DpEngine {
                     at += done[p].1.lists[l].len() as u64;
                 }
             }
-            if at >= 1 << INDEX_BITS && per_cell {
+            if at >= 1 << INDEX_BITS && keep {
                 return Err(Ok(CountError::Overflow));
             }
             let mut next: Layer = Vec::with_capacity(lists * parts);
@@ -394,7 +393,7 @@ impl DpEngine {
             if held > budget {
                 return Err(Ok(CountError::Memory(budget)));
             }
-            if per_cell {
+            if keep {
                 trails.push(cell_trails);
             }
             spare.extend(std::mem::replace(&mut layer, next));
