@@ -500,15 +500,23 @@ impl Density {
             &mut self.stamp[..],
         );
         let (hits, extras) = (&self.hits[..], &self.extra[..]);
+        // The tables' arrays as slices too: read through the `Arc`, their addresses were
+        // loaded again at every position, the stamps' stores being possible aliases.
+        let (types, start, cells) = (&t.ty[..], &t.start[..], &t.cells[..]);
+        let (through_start, through) = (&t.through_start[..], &t.through[..]);
         for &c in &self.wounded {
-            for &p in t.through(c) {
+            for &p in &through[through_start[c] as usize..through_start[c + 1] as usize] {
                 let p = p as usize;
-                let ty = t.ty[p] as usize;
-                if afloat[ty] == 0 || !alive[p] || std::mem::replace(&mut stamp[p], now) == now {
+                if !alive[p] || stamp[p] == now {
                     continue;
                 }
-                let extra = afloat[ty] as f64 * extras[usize::from(hits[p])];
-                for &x in t.place(p) {
+                let a = afloat[usize::from(types[p])];
+                if a == 0 {
+                    continue;
+                }
+                stamp[p] = now;
+                let extra = a as f64 * extras[usize::from(hits[p])];
+                for &x in &cells[start[p] as usize..start[p + 1] as usize] {
                     if m[x as usize] == Mark::Open {
                         w[x as usize] += extra;
                     }
