@@ -39,6 +39,9 @@ pub(super) struct Density {
     tables: Option<Arc<Tables>>,
     /// Per position (numbered across types), whether it is still allowed.
     alive: Vec<bool>,
+    /// Per cell, a bit per position through it (in the order of [`Tables::through`]) that
+    /// is still allowed; empty when some cell has more than 64 (see [`Tables::slot`]).
+    live: Vec<u64>,
     /// Per type and cell (`ty * cells + c`): allowed positions covering it.
     cover: Vec<u64>,
     /// The marks of the last choice (under no-touch with the water around ships), which the
@@ -84,6 +87,7 @@ impl Clone for Density {
             marks,
             tables,
             alive,
+            live,
             cover,
             m,
             wounded,
@@ -104,6 +108,7 @@ impl Clone for Density {
         self.marks.clone_from(marks);
         self.tables.clone_from(tables);
         self.alive.clone_from(alive);
+        self.live.clone_from(live);
         self.cover.clone_from(cover);
         self.m.clone_from(m);
         self.wounded.clone_from(wounded);
@@ -133,6 +138,9 @@ struct Tables {
     /// Per cell, where its positions start in `through` (ascending by type, then position).
     through_start: Vec<u32>,
     through: Vec<u32>,
+    /// Per cell of a position (as `cells`): the position's place in the cell's `through`;
+    /// empty when a cell has more than 64 positions through it.
+    slot: Vec<u8>,
     /// Per type and cell (`ty * cells + c`): the positions covering it.
     cover: Vec<u64>,
     /// The most positions of one type covering one cell.
@@ -168,6 +176,23 @@ impl Tables {
                 start.push(cells.len() as u32);
             }
         }
+        let narrow = through.iter().all(|t| t.len() <= 64);
+        let slot = if narrow {
+            cells
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    // The position whose cells include the `i`-th.
+                    let p = start.partition_point(|&s| s as usize <= i) - 1;
+                    through[c as usize]
+                        .iter()
+                        .position(|&q| q as usize == p)
+                        .expect("a position is through each of its cells") as u8
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut through_start = vec![0u32];
         let mut flat = Vec::new();
         for t in through {
@@ -188,6 +213,7 @@ impl Tables {
             cells,
             through_start,
             through: flat,
+            slot,
             cover,
         }
     }
@@ -254,6 +280,13 @@ impl Density {
     fn prepare(&mut self, setup: &Setup) {
         let tables = Tables::of(setup);
         self.alive = vec![true; tables.ty.len()];
+        self.live = if tables.slot.is_empty() {
+            Vec::new()
+        } else {
+            (0..setup.dims.cells())
+                .map(|c| u64::MAX >> (64 - tables.through(c).len()))
+                .collect()
+        };
         self.stamp = vec![u32::MAX; tables.ty.len()];
         self.round = 0;
         self.cover = tables.cover.clone();
@@ -282,15 +315,19 @@ impl Density {
         let gone = |m: Mark| matches!(m, Mark::Miss | Mark::Sunk);
         if gone(mark) && !gone(before) {
             let n = self.m.len();
-            let (alive, dirty) = (&mut self.alive, &mut self.dirty);
+            let (alive, live, dirty) = (&mut self.alive, &mut self.live, &mut self.dirty);
             for &p in t.through(c) {
                 let p = p as usize;
                 if std::mem::replace(&mut alive[p], false) {
                     let cover = &mut self.cover[t.ty[p] as usize * n..][..n];
-                    for &x in t.place(p) {
+                    let (from, to) = (t.start[p] as usize, t.start[p + 1] as usize);
+                    for (k, &x) in t.cells[from..to].iter().enumerate() {
                         let x = x as usize;
                         cover[x] -= 1;
                         dirty[x / 64] |= 1 << (x % 64);
+                        if !live.is_empty() {
+                            live[x] &= !(1 << t.slot[from + k]);
+                        }
                     }
                 }
             }
@@ -493,10 +530,11 @@ impl Density {
         let t = self.tables.clone().expect("prepared");
         self.hunting(setup, afloat);
         // The fields borrowed apart, so that the loop keeps them in registers.
-        let (w, m, alive, stamp) = (
+        let (w, m, alive, live, stamp) = (
             &mut self.w[..],
             &self.m[..],
             &self.alive[..],
+            &self.live[..],
             &mut self.stamp[..],
         );
         let (hits, extras) = (&self.hits[..], &self.extra[..]);
@@ -504,24 +542,148 @@ impl Density {
         // loaded again at every position, the stamps' stores being possible aliases.
         let (types, start, cells) = (&t.ty[..], &t.start[..], &t.cells[..]);
         let (through_start, through) = (&t.through_start[..], &t.through[..]);
+        let mut visit = |p: usize| {
+            if stamp[p] == now {
+                return;
+            }
+            let a = afloat[usize::from(types[p])];
+            if a == 0 {
+                return;
+            }
+            stamp[p] = now;
+            let extra = a as f64 * extras[usize::from(hits[p])];
+            for &x in &cells[start[p] as usize..start[p + 1] as usize] {
+                if m[x as usize] == Mark::Open {
+                    w[x as usize] += extra;
+                }
+            }
+        };
         for &c in &self.wounded {
-            for &p in &through[through_start[c] as usize..through_start[c + 1] as usize] {
-                let p = p as usize;
-                if !alive[p] || stamp[p] == now {
+            let list = &through[through_start[c] as usize..through_start[c + 1] as usize];
+            if live.is_empty() {
+                for &p in list {
+                    if alive[p as usize] {
+                        visit(p as usize);
+                    }
+                }
+            } else {
+                // The allowed positions from the cell's bits, in the list's order: most
+                // positions through a wounded cell are ruled out, and testing each one was
+                // a branch mispredicted about every other time.
+                let mut bits = live[c];
+                while bits != 0 {
+                    visit(list[bits.trailing_zeros() as usize] as usize);
+                    bits &= bits - 1;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::fleet::Fleet;
+    use crate::observe::Sinking;
+    use crate::play::game::Game;
+    use crate::sample::{Sampler, SamplerKind};
+
+    /// Each open cell's weight worked out from scratch from the marks: every position of a
+    /// type afloat with no miss or sunk ship on it adds `afloat / length^small`, and
+    /// `afloat * (weight^k - 1)` more when it covers `k` ≥ 1 wounded cells.
+    fn from_scratch(
+        setup: &Setup,
+        shots: &[Shot],
+        m: &[Mark],
+        weight: u32,
+        small: u32,
+    ) -> Vec<f64> {
+        let mut w = vec![0.0; setup.dims.cells()];
+        for (ty, kind) in setup.fleet.types().iter().enumerate() {
+            let sunk = shots
+                .iter()
+                .filter(|s| matches!(s.result, ShotResult::Sunk { ty: t, .. } if t == ty))
+                .count();
+            let afloat = (kind.count - sunk) as f64;
+            let len = kind.shape.size() as f64;
+            for place in crate::placement::Placement::cells_all(setup.dims, &kind.shape) {
+                if place
+                    .iter()
+                    .any(|&c| matches!(m[c], Mark::Miss | Mark::Sunk))
+                {
                     continue;
                 }
-                let a = afloat[usize::from(types[p])];
-                if a == 0 {
-                    continue;
+                let k = place.iter().filter(|&&c| m[c] == Mark::Wounded).count();
+                let mut add = afloat / len.powi(small as i32);
+                if k > 0 {
+                    add += afloat * (f64::from(weight).powi(k as i32) - 1.0);
                 }
-                stamp[p] = now;
-                let extra = a as f64 * extras[usize::from(hits[p])];
-                for &x in &cells[start[p] as usize..start[p + 1] as usize] {
-                    if m[x as usize] == Mark::Open {
-                        w[x as usize] += extra;
+                for &c in &place {
+                    if m[c] == Mark::Open {
+                        w[c] += add;
                     }
                 }
             }
         }
+        w
+    }
+
+    /// The weights kept up to date shot by shot match those worked out from scratch, and
+    /// where a cell's allowed positions are kept as bits (at most 64 through a cell) the
+    /// weights are bit for bit those of the lists; on boards and fleets both narrow and wide,
+    /// both rules, sinkings reported or not.
+    #[test]
+    fn the_kept_weights_are_those_worked_out_from_scratch() {
+        let boards = [
+            (10, 10, vec![5, 4, 3, 3, 2], true),
+            (20, 20, vec![9, 8, 7, 6, 5], false),
+        ];
+        let mut checked = 0;
+        for (w, h, fleet, narrow) in boards {
+            for (rules, sinking) in [
+                (Rules::Touch, Sinking::Announced),
+                (Rules::Touch, Sinking::None),
+                (Rules::NoTouch, Sinking::Announced),
+            ] {
+                let setup = Setup {
+                    dims: Dims::new(w, h),
+                    fleet: Fleet::straight(&fleet),
+                    rules,
+                    sinking,
+                    rocks: Vec::new(),
+                };
+                let empty = Arc::new(setup.empty().build().unwrap());
+                // Any layouts serve: drawn a ship at a time, cheap on the wide board too.
+                let mut sampler = Sampler::new(empty, SamplerKind::Sequential).unwrap();
+                let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+                for _ in 0..2 {
+                    let layout = sampler.sample(&mut rng).unwrap();
+                    let mut game = Game::new(setup.clone(), layout);
+                    let mut d = Density::new(50, 1);
+                    let mut lists = Density::new(50, 1);
+                    while !game.is_over() {
+                        let shots = game.shots().to_vec();
+                        let kept = d.scores(&setup, &shots);
+                        assert_eq!(!d.live.is_empty(), narrow);
+                        // The same shooter made to read its lists, not its bits.
+                        lists.sync(&setup, &shots);
+                        lists.live.clear();
+                        assert_eq!(lists.scores(&setup, &shots), kept);
+                        let truth = from_scratch(&setup, &shots, d.known(), 50, 1);
+                        for (c, (a, b)) in kept.iter().zip(&truth).enumerate() {
+                            assert!(
+                                (a - b).abs() <= 1e-9 * b.max(1.0),
+                                "{shots:?} cell {c}: {a} {b}"
+                            );
+                        }
+                        checked += 1;
+                        game.fire(d.choose(&setup, &shots, &mut rng));
+                    }
+                }
+            }
+        }
+        assert!(checked > 300, "{checked}");
     }
 }
