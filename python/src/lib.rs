@@ -24,7 +24,7 @@ use broadside::answer::{
 use broadside::format;
 use broadside::observe::{ShotResult, parse_shot, print_shot};
 use broadside::play::{
-    Game as Played, Placer, PlacerKind, Setup, ShooterKind, Simulation, simulate_each,
+    Book, Game as Played, Placer, PlacerKind, Setup, ShooterKind, Simulation, simulate_each,
 };
 use broadside::sample::{Sampler, fill_grids};
 use broadside::{
@@ -168,6 +168,9 @@ struct Known {
     sampler: Option<Sampler>,
     layouts: Option<BigUint>,
     heat: Option<HeatReport>,
+    /// The heat maps of the board's positions, when the game is a view of a `Board`: shared
+    /// by its views, so an episode after another finds its openings counted.
+    book: Option<Arc<Book>>,
 }
 
 impl Known {
@@ -176,6 +179,7 @@ impl Known {
             sampler: None,
             layouts: None,
             heat: None,
+            book: None,
             problem: Arc::new(answer::build(spec).map_err(value_error)?),
         })
     }
@@ -221,7 +225,12 @@ impl Known {
             time_limit,
             ..CountOptions::default()
         };
-        let h = match answer::probs(&self.problem, engine, &opts).map_err(value_error)? {
+        let report = match (&self.book, engine, time_limit) {
+            // A map cut short is not kept, so the book takes only counts without a limit.
+            (Some(book), Engine::Auto, None) => answer::probs_in(&self.problem, book, &opts),
+            _ => answer::probs(&self.problem, engine, &opts),
+        };
+        let h = match report.map_err(value_error)? {
             ProbsReport::Map(h) if h.complete => h,
             ProbsReport::Map(h) => {
                 return Err(PyTimeoutError::new_err(format!(
@@ -299,7 +308,9 @@ impl Game {
     fn set_shots(&mut self, shots: Vec<broadside::Shot>) -> PyResult<()> {
         let mut spec = self.spec().clone();
         spec.observations.shots = shots;
+        let book = self.known.book.clone();
         *self = Game::from_spec(spec)?.refuse_conflicts()?;
+        self.known.book = book;
         Ok(())
     }
 }
@@ -412,7 +423,9 @@ impl Game {
         if spec.observations.shots.pop().is_none() {
             return Err(value_error("there is no shot to take back"));
         }
+        let book = self.known.book.take();
         self.known = Known::new(spec)?;
+        self.known.book = book;
         Ok(())
     }
 
@@ -621,9 +634,11 @@ impl Game {
         broadside::output::write_whole(&path, body).map_err(|e| PyOSError::new_err(e.to_string()))
     }
 
-    /// An independent copy.
+    /// An independent copy (a view of a `Board` shares the board's counted positions).
     fn copy(&self) -> PyResult<Game> {
-        Game::from_spec(self.spec().clone())
+        let mut game = Game::from_spec(self.spec().clone())?;
+        game.known.book = self.known.book.clone();
+        Ok(game)
     }
 
     fn __copy__(&self) -> PyResult<Game> {
@@ -664,6 +679,10 @@ struct Board {
     placer: Placer,
     played: Played,
     rng: StdRng,
+    /// The exact heat maps of positions its views counted (without sinking reports, and
+    /// only those that took at least 5 ms), kept for its later views: every episode of an
+    /// environment starts from the same empty board, and mirror images share an entry.
+    book: Arc<Book>,
 }
 
 #[pymethods]
@@ -690,6 +709,7 @@ impl Board {
             .map_err(value_error)?;
         let mut board = Board {
             placer,
+            book: Book::for_run(&setup),
             played: Played::new(setup, broadside::Layout { ships: Vec::new() }),
             rng: StdRng::seed_from_u64(seed.unwrap_or_else(rand::random)),
         };
@@ -758,9 +778,13 @@ impl Board {
         PyArray2::from_vec2(py, &rows).map_err(value_error)
     }
 
-    /// What the shooter knows: the shots so far as a `Game`.
+    /// What the shooter knows: the shots so far as a `Game`. The board's views share the
+    /// heat maps they count (exact, whichever view counted them), so a position met again, in
+    /// this episode or a later one, or its mirror image, costs a look-up.
     fn view(&self) -> PyResult<Game> {
-        Game::from_spec(self.played.record())
+        let mut game = Game::from_spec(self.played.record())?;
+        game.known.book = Some(self.book.clone());
+        Ok(game)
     }
 }
 

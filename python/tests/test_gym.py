@@ -11,6 +11,12 @@ import broadside.gym
 from broadside.gym import BattleshipEnv, greedy
 
 
+def fresh(game):
+    """The same position as a game of its own, which counts afresh (a view of a board
+    shares the positions the board's views counted)."""
+    return broadside.Game.parse(game.to_json(), "game.json")
+
+
 def test_the_environment_checker_passes():
     for options in [
         dict(size=(5, 5), fleet=[3, 2], render_mode="ansi"),
@@ -35,8 +41,8 @@ def test_a_greedy_episode_sinks_the_fleet_and_its_return_counts_the_shots():
     total, steps, terminated = 0.0, 0, False
     while not terminated:
         probs = info["probs"]
-        # The posterior in info is what a Game of the same shots answers.
-        np.testing.assert_array_equal(probs, env.game.probs())
+        # The posterior in info is what a Game of the same shots answers, counted afresh.
+        np.testing.assert_array_equal(probs, fresh(env.game).probs())
         assert abs(probs[obs == 0].sum() + (obs >= 2).sum() - 7) < 1e-9
         obs, reward, terminated, truncated, info = env.step(greedy(info, rng))
         total += reward
@@ -85,3 +91,17 @@ def test_action_masks_are_the_cells_not_fired_at():
     mask = env.action_masks()
     assert not mask[7] and mask.sum() == 24
     assert (info["action_mask"] == mask.astype(np.int8)).all()
+
+
+def test_episodes_share_the_positions_they_count_and_answer_as_counted_afresh():
+    """The environment's board keeps the heat maps its views count (mirror images share
+    one), so a later episode looks its openings up: every answer is still the one a game
+    counting afresh gives, whichever episode counted it first."""
+    env = BattleshipEnv(size=(9, 9), fleet=[4, 3, 3, 2])
+    # A1 then I1 (its mirror image) then the centre, in episodes with different fleets.
+    for seed, actions in [(1, [0, 40]), (2, [8, 40]), (3, [0, 40, 80]), (4, [80, 0])]:
+        obs, info = env.reset(seed=seed)
+        np.testing.assert_array_equal(info["probs"], fresh(env.game).probs())
+        for action in actions:
+            obs, reward, terminated, truncated, info = env.step(action)
+            np.testing.assert_array_equal(info["probs"], fresh(env.game).probs())

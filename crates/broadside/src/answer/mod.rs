@@ -41,7 +41,9 @@ pub use count::{CountReport, Counted, Identical, Part, count, count_part};
 pub use logic::{
     ExplainReport, Explained, GradeReport, GradeTally, Graded, StepReport, explain, grade,
 };
-pub use probs::{Best, BestCell, BestReport, HeatReport, NoMap, ProbsReport, best, probs};
+pub use probs::{
+    Best, BestCell, BestReport, HeatReport, NoMap, ProbsReport, best, probs, probs_in,
+};
 pub use sample::{
     Drawn, Ending, SampleOptions, SampleReport, ValidateReport, estimate, sample, validate,
     validate_samples,

@@ -9,6 +9,7 @@ use crate::engine::{CountInt, CountOptions, Engine, EngineKind};
 use crate::error::Error;
 use crate::geom::Dims;
 use crate::heat::HeatMap;
+use crate::play::Book;
 use crate::problem::Problem;
 
 /// What [`probs`] found.
@@ -157,8 +158,45 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
             ),
         }));
     }
+    Ok(ProbsReport::Map(report(problem, map)))
+}
+
+/// [`probs`] by `auto` of a position of `book`'s game, from the book when it holds the
+/// position (or one of its mirror images), else counted and kept there when the count took
+/// a while ([`Book::heat_with`]): what a program that asks about position after position of
+/// one game (a Gym environment, a book of openings) wants. A problem that is not a position
+/// of the book's game (its board, fleet, rules, sinking reports and rocks, with shots) is
+/// counted as [`probs`] counts it, and not kept.
+pub fn probs_in(problem: &Problem, book: &Book, opts: &CountOptions) -> Result<ProbsReport, Error> {
+    let mut game = problem.given().clone();
+    let shots = std::mem::take(&mut game.observations.shots);
+    let empty = book.setup().empty();
+    game.meta = empty.meta.clone();
+    if game != empty || !problem.conflicts().is_empty() {
+        return probs(problem, Engine::Auto, opts);
+    }
+    match book.heat_with(problem, &shots, Engine::Auto, opts) {
+        Some(map) if map.layouts > 0 => {
+            let map = HeatMap {
+                layouts: BigUint::from(map.layouts),
+                per_cell: map.per_cell.into_iter().map(BigUint::from).collect(),
+                width: map.width,
+                open: map.open,
+                marks: map.marks,
+                engine: map.engine,
+                complete: map.complete,
+            };
+            Ok(ProbsReport::Map(report(problem, map)))
+        }
+        // No layout, or a count cut short or past 2^128: said as `probs` says it.
+        _ => probs(problem, Engine::Auto, opts),
+    }
+}
+
+/// The report of `problem`'s `map`, which has per-cell counts.
+fn report(problem: &Problem, map: HeatMap<BigUint>) -> HeatReport {
     let width = problem.dims().width;
-    Ok(ProbsReport::Map(HeatReport {
+    HeatReport {
         name: problem.spec().meta.name.clone(),
         layouts: map.layouts.clone(),
         counts: rows(width, map.per_cell.iter().cloned()),
@@ -166,7 +204,7 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
         engine: map.engine.unwrap_or(EngineKind::Enum),
         complete: map.complete,
         map,
-    }))
+    }
 }
 
 /// The open cells of `problem` most likely to hold a ship; see [`probs`].
@@ -203,5 +241,73 @@ impl HeatReport {
             engine: self.engine,
             complete: self.complete,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::fleet::Fleet;
+    use crate::observe::{Shot, ShotResult, Sinking};
+    use crate::play::Setup;
+    use crate::rules::Rules;
+
+    fn problem(setup: &Setup, shots: &[(usize, ShotResult)]) -> Problem {
+        let mut spec = setup.empty();
+        spec.observations.shots = shots
+            .iter()
+            .map(|(cell, result)| Shot {
+                cell: *cell,
+                result: result.clone(),
+            })
+            .collect();
+        crate::answer::build(spec).unwrap()
+    }
+
+    /// A position counted into the book is answered from it, its mirror image too, as
+    /// `probs` answers them; a problem of another game is counted and not kept.
+    #[test]
+    fn probs_in_a_book_are_the_counted_ones() {
+        let setup = Setup {
+            dims: Dims::new(6, 6),
+            fleet: Fleet::straight(&[4, 3, 2]),
+            rules: Rules::Touch,
+            sinking: Sinking::Announced,
+            rocks: Vec::new(),
+        };
+        // Every count kept, however quick.
+        let book = Book::new(&setup, Duration::ZERO);
+        let opts = CountOptions {
+            parallel: true,
+            ..CountOptions::default()
+        };
+        let (miss, hit) = (ShotResult::Miss, ShotResult::Hit);
+        // B1 miss, C2 hit; mirrored left to right: E1 miss, D2 hit.
+        let first = problem(&setup, &[(1, miss.clone()), (8, hit.clone())]);
+        let mirror = problem(&setup, &[(4, miss), (9, hit)]);
+        for (p, kept) in [(&first, 1), (&mirror, 1)] {
+            let (ProbsReport::Map(a), ProbsReport::Map(b)) = (
+                probs_in(p, &book, &opts).unwrap(),
+                probs(p, Engine::Auto, &opts).unwrap(),
+            ) else {
+                panic!("a map");
+            };
+            assert_eq!((&a.layouts, &a.counts), (&b.layouts, &b.counts));
+            assert!(a.layouts > BigUint::ZERO);
+            assert_eq!(book.len(), kept);
+        }
+        // The same board with no-touch rules is another game.
+        let other = Setup {
+            rules: Rules::NoTouch,
+            ..setup.clone()
+        };
+        let p = problem(&other, &[(1, ShotResult::Miss)]);
+        assert_eq!(
+            probs_in(&p, &book, &opts).unwrap(),
+            probs(&p, Engine::Auto, &opts).unwrap()
+        );
+        assert_eq!(book.len(), 1);
     }
 }
