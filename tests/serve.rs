@@ -77,6 +77,32 @@ fn probs_and_best_answer_what_the_cli_prints() {
     assert!(r.body.contains("\"engine\": \"sat\""));
 }
 
+/// The server keeps the positions it counted, per game, and answers a mirror image or
+/// rotation of one from them: with the numbers the CLI counts for it afresh.
+#[test]
+fn mirror_images_of_a_counted_position_answer_what_the_cli_counts() {
+    let server = Server::start(&[]);
+    let record = |shots: &str| {
+        format!(
+            "size: 10x10\nfleet: 5 4 3 3 2\nrules: touch\nsinking: announced\nshots:\n{shots}\n"
+        )
+    };
+    // B1 and C3, mirrored left to right, top to bottom, and across the diagonal.
+    for shots in [
+        "B1 miss\nC3 hit",
+        "I1 miss\nH3 hit",
+        "B10 miss\nC8 hit",
+        "A2 miss\nC3 hit",
+    ] {
+        let text = record(shots);
+        let (want, _, code) = cli(&["probs", "-", "--json"], Some(&text));
+        assert_eq!(code, 0);
+        let r = request(&server.addr, "POST", "/api/probs", Some(text.as_bytes())).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(numbers(&r.body) == numbers(&want), "{shots}");
+    }
+}
+
 #[test]
 fn a_record_no_layout_fits_answers_as_the_cli_does() {
     let server = Server::start(&[]);

@@ -225,10 +225,9 @@ impl Known {
             time_limit,
             ..CountOptions::default()
         };
-        let report = match (&self.book, engine, time_limit) {
-            // A map cut short is not kept, so the book takes only counts without a limit.
-            (Some(book), Engine::Auto, None) => answer::probs_in(&self.problem, book, &opts),
-            _ => answer::probs(&self.problem, engine, &opts),
+        let report = match &self.book {
+            Some(book) => answer::probs_in(&self.problem, engine, book, &opts),
+            None => answer::probs(&self.problem, engine, &opts),
         };
         let h = match report.map_err(value_error)? {
             ProbsReport::Map(h) if h.complete => h,

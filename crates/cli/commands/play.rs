@@ -157,6 +157,7 @@ pub fn run(args: &Args) -> Result<bool> {
         &args.my_placer,
         seed,
         Some(limit),
+        None,
     )?;
     let colour = args.color.enabled();
     let d = setup.dims;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use broadside::play::{Game, PlacerKind, Setup, ShooterKind, Versus, Winner};
 use broadside::sample::SampleError;
 
+use super::books::Books;
 use super::http::Reply;
 use super::routes::problems;
 
@@ -111,7 +112,13 @@ impl Matches {
 
     /// `POST /api/match`: a new match on the game of `body`, with the query's `shooter`,
     /// `placer` and `seed`.
-    pub fn start(&self, q: &HashMap<String, String>, body: &str, limit: Duration) -> Reply {
+    pub fn start(
+        &self,
+        q: &HashMap<String, String>,
+        body: &str,
+        limit: Duration,
+        books: &Books,
+    ) -> Reply {
         let mut specs = match problems(body) {
             Ok(s) => s,
             Err(r) => return r,
@@ -150,6 +157,7 @@ impl Matches {
             &PlacerKind::Uniform,
             seed,
             Some(limit),
+            Some(books.of(&setup)),
         ) {
             Ok(v) => v,
             Err(broadside::Error::Sample(SampleError::NoLayout)) => {

@@ -5,12 +5,15 @@
 //! - [`http`]: the reply and the query string;
 //! - [`routes`]: each path to its answer (the API is the CLI's `--json`);
 //! - [`cache`]: answers kept, so a state asked again answers at once;
+//! - [`books`]: the heat maps of positions counted, per game, so a position met again in
+//!   any request (or its mirror image) is looked up;
 //! - [`matches`]: games against the computer, whose hidden fleets stay on the server.
 //!
 //! Requests are answered by a pool of threads; each is guarded, so a request that fails
 //! answers 500 and the server goes on serving.
 
 mod accept;
+mod books;
 mod cache;
 mod http;
 mod matches;
@@ -27,6 +30,7 @@ use anyhow::{Context, Result};
 use broadside::format;
 use broadside::play::Setup;
 
+use books::Books;
 use cache::Cache;
 use http::Reply;
 use matches::Matches;
@@ -57,6 +61,7 @@ pub struct Server {
     /// The longest a request may count.
     limit: Duration,
     cache: Cache,
+    books: Books,
     matches: Matches,
 }
 
@@ -204,6 +209,7 @@ pub fn run(options: &Options) -> Result<bool> {
     let server = Arc::new(Server {
         limit: options.limit,
         cache: Cache::new(CACHE_ENTRIES, CACHE_BYTES),
+        books: Books::new(),
         matches: Matches::new(MATCHES),
     });
     // The page opens on the standard game: its map is counted once, now, not on the first visit.

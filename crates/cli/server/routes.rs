@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use broadside::answer::{self, label};
 use broadside::format::{self, text};
+use broadside::play::{Book, Setup};
 use broadside::{CountOptions, Engine, ProblemSpec};
 
 use super::Server;
@@ -63,16 +64,24 @@ pub fn route(server: &Server, method: &str, url: &str, body: &str) -> Arc<Reply>
             return server
                 .cache
                 .get_or_compute(key(path, &q, &specs), || match path {
-                    "/api/probs" => {
-                        report(server, &q, specs, answer::probs, answer::ProbsReport::exact)
-                    }
-                    "/api/best" => {
-                        report(server, &q, specs, answer::best, answer::BestReport::exact)
-                    }
+                    "/api/probs" => report(
+                        server,
+                        &q,
+                        specs,
+                        answer::probs_in,
+                        answer::ProbsReport::exact,
+                    ),
+                    "/api/best" => report(
+                        server,
+                        &q,
+                        specs,
+                        answer::best_in,
+                        answer::BestReport::exact,
+                    ),
                     _ => svg(server, &q, specs),
                 });
         }
-        ("POST", "/api/match", _) => server.matches.start(&q, body, server.limit),
+        ("POST", "/api/match", _) => server.matches.start(&q, body, server.limit, &server.books),
         ("POST", "/api/match/fire", _) => server.matches.fire(&q),
         (_, _, Some(_)) => Reply::error(405, format!("{method} is not allowed on {path}")),
         (_, path, None) if POSTS.contains(&path) => {
@@ -143,7 +152,7 @@ fn report<R: Serialize>(
     server: &Server,
     q: &HashMap<String, String>,
     specs: Vec<ProblemSpec>,
-    answer: fn(&broadside::Problem, Engine, &CountOptions) -> Result<R, broadside::Error>,
+    answer: fn(&broadside::Problem, Engine, &Book, &CountOptions) -> Result<R, broadside::Error>,
     exact: fn(&R) -> bool,
 ) -> (Reply, bool) {
     let (engine, opts) = match count_options(server, q) {
@@ -163,7 +172,8 @@ fn report<R: Serialize>(
             time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
             ..opts.clone()
         };
-        match answer(&p, engine, &left) {
+        let book = server.books.of(&Setup::of(p.given()));
+        match answer(&p, engine, &book, &left) {
             Ok(r) => {
                 all_exact &= exact(&r);
                 results.push(serde_json::to_value(&r).expect("reports always serialise"));
@@ -187,7 +197,8 @@ fn svg(server: &Server, q: &HashMap<String, String>, mut specs: Vec<ProblemSpec>
         Ok(p) => p,
         Err(e) => return (Reply::error(400, e), false),
     };
-    match answer::probs(&p, engine, &opts) {
+    let book = server.books.of(&Setup::of(p.given()));
+    match answer::probs_in(&p, engine, &book, &opts) {
         Ok(answer::ProbsReport::Map(h)) => {
             let title = format!("{}: {} layouts", label(&p), h.layouts);
             let reply = Reply {

@@ -42,7 +42,7 @@ pub use logic::{
     ExplainReport, Explained, GradeReport, GradeTally, Graded, StepReport, explain, grade,
 };
 pub use probs::{
-    Best, BestCell, BestReport, HeatReport, NoMap, ProbsReport, best, probs, probs_in,
+    Best, BestCell, BestReport, HeatReport, NoMap, ProbsReport, best, best_in, probs, probs_in,
 };
 pub use sample::{
     Drawn, Ending, SampleOptions, SampleReport, ValidateReport, estimate, sample, validate,

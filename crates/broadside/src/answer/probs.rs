@@ -161,36 +161,56 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
     Ok(ProbsReport::Map(report(problem, map)))
 }
 
-/// [`probs`] by `auto` of a position of `book`'s game, from the book when it holds the
-/// position (or one of its mirror images), else counted and kept there when the count took
-/// a while ([`Book::heat_with`]): what a program that asks about position after position of
-/// one game (a Gym environment, a book of openings) wants. A problem that is not a position
-/// of the book's game (its board, fleet, rules, sinking reports and rocks, with shots) is
-/// counted as [`probs`] counts it, and not kept.
-pub fn probs_in(problem: &Problem, book: &Book, opts: &CountOptions) -> Result<ProbsReport, Error> {
+/// [`probs`] of a position of `book`'s game, from the book when it holds the position (or
+/// one of its mirror images) and `engine` is `auto`, else counted as [`probs`] counts it and
+/// kept in the book when the count was exact and took a while ([`Book::keep`]): what a program that asks about
+/// position after position of one game wants (a Gym environment, the web server). A problem
+/// that is not a position of the book's game (its board, fleet, rules, sinking reports and
+/// rocks, with shots) is counted and not kept.
+pub fn probs_in(
+    problem: &Problem,
+    engine: Engine,
+    book: &Book,
+    opts: &CountOptions,
+) -> Result<ProbsReport, Error> {
     let mut game = problem.given().clone();
     let shots = std::mem::take(&mut game.observations.shots);
     let empty = book.setup().empty();
     game.meta = empty.meta.clone();
     if game != empty || !problem.conflicts().is_empty() {
-        return probs(problem, Engine::Auto, opts);
+        return probs(problem, engine, opts);
     }
-    match book.heat_with(problem, &shots, Engine::Auto, opts) {
-        Some(map) if map.layouts > 0 => {
-            let map = HeatMap {
-                layouts: BigUint::from(map.layouts),
-                per_cell: map.per_cell.into_iter().map(BigUint::from).collect(),
-                width: map.width,
-                open: map.open,
-                marks: map.marks,
-                engine: map.engine,
-                complete: map.complete,
-            };
-            Ok(ProbsReport::Map(report(problem, map)))
-        }
-        // No layout, or a count cut short or past 2^128: said as `probs` says it.
-        _ => probs(problem, Engine::Auto, opts),
+    // An engine named is asked to count (a check of the others, say); `auto` takes any.
+    if let Some(map) = book
+        .lookup(problem, &shots)
+        .filter(|_| engine == Engine::Auto)
+    {
+        let map = HeatMap {
+            layouts: BigUint::from(map.layouts),
+            per_cell: map.per_cell.into_iter().map(BigUint::from).collect(),
+            width: map.width,
+            open: map.open,
+            marks: map.marks,
+            engine: map.engine,
+            complete: map.complete,
+        };
+        return Ok(ProbsReport::Map(report(problem, map)));
     }
+    let start = std::time::Instant::now();
+    let answer = probs(problem, engine, opts)?;
+    if let ProbsReport::Map(h) = &answer
+        && h.complete
+        && let Ok(layouts) = u128::try_from(&h.layouts)
+        && let Ok(per_cell) = h
+            .map
+            .per_cell
+            .iter()
+            .map(u128::try_from)
+            .collect::<Result<Vec<_>, _>>()
+    {
+        book.keep(&shots, layouts, &per_cell, h.map.engine, start.elapsed());
+    }
+    Ok(answer)
 }
 
 /// The report of `problem`'s `map`, which has per-cell counts.
@@ -209,11 +229,26 @@ fn report(problem: &Problem, map: HeatMap<BigUint>) -> HeatReport {
 
 /// The open cells of `problem` most likely to hold a ship; see [`probs`].
 pub fn best(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<BestReport, Error> {
-    Ok(match probs(problem, engine, opts)? {
+    Ok(best_of(problem, probs(problem, engine, opts)?))
+}
+
+/// [`best`] from [`probs_in`]: a position of `book`'s game looked up there or kept.
+pub fn best_in(
+    problem: &Problem,
+    engine: Engine,
+    book: &Book,
+    opts: &CountOptions,
+) -> Result<BestReport, Error> {
+    Ok(best_of(problem, probs_in(problem, engine, book, opts)?))
+}
+
+/// The best cells of a report of `problem`'s map.
+fn best_of(problem: &Problem, report: ProbsReport) -> BestReport {
+    match report {
         ProbsReport::Map(h) => BestReport::Best(h.best(problem.dims())),
         ProbsReport::NoLayout(no) => BestReport::NoLayout(no),
         ProbsReport::NoMap(no) => BestReport::NoMap(no),
-    })
+    }
 }
 
 impl HeatReport {
@@ -287,17 +322,58 @@ mod tests {
         // B1 miss, C2 hit; mirrored left to right: E1 miss, D2 hit.
         let first = problem(&setup, &[(1, miss.clone()), (8, hit.clone())]);
         let mirror = problem(&setup, &[(4, miss), (9, hit)]);
-        for (p, kept) in [(&first, 1), (&mirror, 1)] {
-            let (ProbsReport::Map(a), ProbsReport::Map(b)) = (
-                probs_in(p, &book, &opts).unwrap(),
-                probs(p, Engine::Auto, &opts).unwrap(),
-            ) else {
-                panic!("a map");
-            };
-            assert_eq!((&a.layouts, &a.counts), (&b.layouts, &b.counts));
-            assert!(a.layouts > BigUint::ZERO);
-            assert_eq!(book.len(), kept);
+        let (ProbsReport::Map(a), ProbsReport::Map(b)) = (
+            probs_in(&first, Engine::Auto, &book, &opts).unwrap(),
+            probs(&first, Engine::Auto, &opts).unwrap(),
+        ) else {
+            panic!("a map");
+        };
+        assert_eq!((&a.layouts, &a.counts), (&b.layouts, &b.counts));
+        assert!(a.layouts > BigUint::ZERO);
+        assert_eq!(book.len(), 1);
+        // The mirror image is in the book, turned the right way.
+        let shots = &mirror.given().observations.shots;
+        let kept = book
+            .lookup(&mirror, shots)
+            .expect("the mirror image is kept");
+        let ProbsReport::Map(m) = probs(&mirror, Engine::Auto, &opts).unwrap() else {
+            panic!("a map");
+        };
+        assert_eq!(BigUint::from(kept.layouts), m.layouts);
+        assert_eq!(
+            kept.per_cell
+                .iter()
+                .map(|&n| BigUint::from(n))
+                .collect::<Vec<_>>(),
+            m.map.per_cell
+        );
+        // A position planted in the book with made-up counts: `auto` answers from the book,
+        // an engine named counts.
+        let planted = problem(&setup, &[(14, ShotResult::Miss)]);
+        let shot = [Shot {
+            cell: 14,
+            result: ShotResult::Miss,
+        }];
+        book.keep(&shot, 7, &[1; 36], Some(EngineKind::Sat), Duration::MAX);
+        let layouts = |engine: Engine| match probs_in(&planted, engine, &book, &opts) {
+            Ok(ProbsReport::Map(h)) => h.layouts,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(layouts(Engine::Auto), BigUint::from(7u32));
+        assert!(layouts(Engine::Enum) > BigUint::from(1000u32));
+        assert_eq!(book.len(), 2);
+        // A count cut short by its time limit is answered as partial and not kept.
+        let quick = CountOptions {
+            time_limit: Some(Duration::from_nanos(1)),
+            ..opts.clone()
+        };
+        let unseen = problem(&setup, &[(0, ShotResult::Miss)]);
+        match probs_in(&unseen, Engine::Auto, &book, &quick).unwrap() {
+            ProbsReport::Map(h) => assert!(!h.complete),
+            ProbsReport::NoMap(_) => {}
+            ProbsReport::NoLayout(no) => panic!("{no:?}"),
         }
+        assert_eq!(book.len(), 2);
         // The same board with no-touch rules is another game.
         let other = Setup {
             rules: Rules::NoTouch,
@@ -305,9 +381,9 @@ mod tests {
         };
         let p = problem(&other, &[(1, ShotResult::Miss)]);
         assert_eq!(
-            probs_in(&p, &book, &opts).unwrap(),
+            probs_in(&p, Engine::Auto, &book, &opts).unwrap(),
             probs(&p, Engine::Auto, &opts).unwrap()
         );
-        assert_eq!(book.len(), 1);
+        assert_eq!(book.len(), 2);
     }
 }

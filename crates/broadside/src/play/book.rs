@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::game::Setup;
-use crate::engine::{CountOptions, Engine};
+use crate::engine::{CountOptions, Engine, EngineKind};
 use crate::format::ParseError;
 use crate::geom::Symmetry;
 use crate::heat::HeatMap;
@@ -65,10 +65,12 @@ struct FileEntry {
     per_cell: Vec<u128>,
 }
 
-/// One position's counts, in the book's frame.
+/// One position's counts, in the book's frame, and the engine that counted them (`None`:
+/// read from a file).
 struct Entry {
     layouts: u128,
     per_cell: Box<[u128]>,
+    engine: Option<EngineKind>,
 }
 
 /// The exact heat maps of the positions of one game's rules; see the module documentation.
@@ -153,37 +155,66 @@ impl Book {
         engine: Engine,
         opts: &CountOptions,
     ) -> Option<HeatMap> {
-        let d = self.setup.dims;
-        let keyed = self.key(shots);
-        if let Some((key, g)) = &keyed
-            && let Some(e) = self.lock().get(key).cloned()
-        {
-            let per_cell = (0..d.cells()).map(|c| e.per_cell[g.apply(d, c)]).collect();
-            return Some(HeatMap::of_counts(problem, e.layouts, per_cell, None));
+        if let Some(heat) = self.lookup(problem, shots) {
+            return Some(heat);
         }
         let start = Instant::now();
         let heat = HeatMap::compute_with(problem, engine, opts)
             .ok()
             .filter(|h| h.complete)?;
-        if let Some((key, g)) = keyed
-            && start.elapsed() >= self.store_after
-        {
-            let mut per_cell = vec![0; d.cells()].into_boxed_slice();
-            for (c, &n) in heat.per_cell.iter().enumerate() {
-                per_cell[g.apply(d, c)] = n;
-            }
-            let mut entries = self.lock();
-            if entries.len() < MAX_ENTRIES {
-                entries.insert(
-                    key,
-                    Arc::new(Entry {
-                        layouts: heat.layouts,
-                        per_cell,
-                    }),
-                );
-            }
-        }
+        self.keep(
+            shots,
+            heat.layouts,
+            &heat.per_cell,
+            heat.engine,
+            start.elapsed(),
+        );
         Some(heat)
+    }
+
+    /// The heat map of `problem`, the position after `shots` under the book's rules, when
+    /// the book holds it (or one of its mirror images).
+    pub fn lookup(&self, problem: &Problem, shots: &[Shot]) -> Option<HeatMap> {
+        let d = self.setup.dims;
+        let (key, g) = self.key(shots)?;
+        let e = self.lock().get(&key).cloned()?;
+        let per_cell = (0..d.cells()).map(|c| e.per_cell[g.apply(d, c)]).collect();
+        Some(HeatMap::of_counts(problem, e.layouts, per_cell, e.engine))
+    }
+
+    /// Keeps the exact counts of the position after `shots` (`layouts` in all, `per_cell`
+    /// with a ship on each cell), counted by `engine` in `took`: when the position can be
+    /// kept, the count took at least the book's threshold and the book is not full.
+    pub fn keep(
+        &self,
+        shots: &[Shot],
+        layouts: u128,
+        per_cell: &[u128],
+        engine: Option<EngineKind>,
+        took: Duration,
+    ) {
+        let d = self.setup.dims;
+        if took < self.store_after || per_cell.len() != d.cells() {
+            return;
+        }
+        let Some((key, g)) = self.key(shots) else {
+            return;
+        };
+        let mut framed = vec![0; d.cells()].into_boxed_slice();
+        for (c, &n) in per_cell.iter().enumerate() {
+            framed[g.apply(d, c)] = n;
+        }
+        let mut entries = self.lock();
+        if entries.len() < MAX_ENTRIES {
+            entries.insert(
+                key,
+                Arc::new(Entry {
+                    layouts,
+                    per_cell: framed,
+                    engine,
+                }),
+            );
+        }
     }
 
     /// The position's key and the symmetry that takes the board to the book's frame; `None`
@@ -308,6 +339,7 @@ impl Book {
             let entry = Entry {
                 layouts: e.layouts,
                 per_cell: e.per_cell.into_boxed_slice(),
+                engine: None,
             };
             entries.insert(e.key, Arc::new(entry));
         }

@@ -27,6 +27,7 @@
 //! ```
 
 use rand::rngs::StdRng;
+use std::sync::Arc;
 
 use super::book::Book;
 use super::game::{Game, Setup};
@@ -69,11 +70,13 @@ impl Versus {
         your_placer: &PlacerKind,
         seed: u64,
     ) -> Result<Versus, Error> {
-        Versus::within(setup, placer, shooter, your_placer, seed, None)
+        Versus::within(setup, placer, shooter, your_placer, seed, None, None)
     }
 
     /// [`Versus::new`], each placer prepared within `time_limit` (an error past it) and each
-    /// exact count of the computer's shooter cut off there (it then fires at any open cell).
+    /// exact count of the computer's shooter cut off there (it then fires at any open cell);
+    /// the computer's exact shooters look positions up in `book` and keep their counts there
+    /// (a book of `setup`'s game shared with other matches; `None`: one of its own).
     pub fn within(
         setup: &Setup,
         placer: &PlacerKind,
@@ -81,6 +84,7 @@ impl Versus {
         your_placer: &PlacerKind,
         seed: u64,
         time_limit: Option<std::time::Duration>,
+        book: Option<Arc<Book>>,
     ) -> Result<Versus, Error> {
         let empty = empty_board(setup)?;
         let place = |kind: &PlacerKind, k: u64| {
@@ -96,7 +100,13 @@ impl Versus {
             theirs: Game::new(setup.clone(), theirs),
             yours: Game::new(setup.clone(), yours),
             shooter_kind: shooter,
-            shooter: shooter.shooter_within(Some(Book::for_run(setup)), time_limit),
+            shooter: shooter.shooter_within(
+                Some(
+                    book.filter(|b| b.setup() == setup)
+                        .unwrap_or_else(|| Book::for_run(setup)),
+                ),
+                time_limit,
+            ),
             rng: stream(seed, 0, 2),
             seed,
         })
