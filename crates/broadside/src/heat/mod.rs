@@ -38,8 +38,8 @@ pub struct HeatMap<N = u128> {
     /// The clue symbol of each cell that is not open (`*` or a segment for a hit, `~` a miss,
     /// `#` a rock), for drawing.
     pub marks: Vec<Option<char>>,
-    /// The engine that counted; `None` for a map estimated from samples or kept from before
-    /// (see [`crate::play::Book`]).
+    /// The engine that counted; `None` for a map estimated from samples or read from a
+    /// book file (see [`crate::play::Book`]).
     pub engine: Option<EngineKind>,
     /// Whether every layout was counted. A map cut short by a limit holds lower bounds, and
     /// its probabilities are not exact.
