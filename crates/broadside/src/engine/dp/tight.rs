@@ -102,14 +102,53 @@ struct Scratch {
 /// forward count and its number of edges; per edge, its successor's place (list and index
 /// in the worker's list) with [`SHIP`]; and where each of the worker's lists starts in the
 /// next layer.
-/// For the sampler, per edge its move's [`Move::code`] as well.
+/// For the sampler, per edge its move's [`Move::code`] as well, and no count.
 #[derive(Default)]
 pub(super) struct Trail {
-    counts: Vec<u64>,
+    counts: Counts,
     pub(super) degrees: Vec<u8>,
     edges: Vec<u32>,
     starts: Vec<u32>,
     pub(super) moves: Option<Vec<u16>>,
+}
+
+/// A trail's forward counts, one a state met: 32 bits while each fits (every layer of the
+/// standard game but its last dozen, so a quarter fewer bytes for the per-cell pass to
+/// write), else 64; none for the sampler, which draws from the completions alone.
+#[derive(Default)]
+enum Counts {
+    #[default]
+    None,
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl Counts {
+    #[inline]
+    fn push(&mut self, n: u64) {
+        match self {
+            Counts::None => {}
+            Counts::Wide(v) => v.push(n),
+            Counts::Narrow(v) => match u32::try_from(n) {
+                Ok(n) => v.push(n),
+                Err(_) => {
+                    let mut wide = Vec::with_capacity(v.capacity());
+                    wide.extend(v.iter().map(|&n| u64::from(n)));
+                    wide.push(n);
+                    *self = Counts::Wide(wide);
+                }
+            },
+        }
+    }
+
+    /// The bytes they take.
+    fn bytes(&self) -> usize {
+        match self {
+            Counts::None => 0,
+            Counts::Narrow(v) => 4 * v.len(),
+            Counts::Wide(v) => 8 * v.len(),
+        }
+    }
 }
 
 impl Trail {
@@ -336,7 +375,11 @@ impl DpEngine {
                 // Sized once: grown, the trails were copied and remapped as they doubled.
                 let met: usize = states.iter().map(|x| x.len()).sum();
                 let mut trail = keep.then(|| Trail {
-                    counts: Vec::with_capacity(met),
+                    counts: if moves {
+                        Counts::None
+                    } else {
+                        Counts::Narrow(Vec::with_capacity(met))
+                    },
                     degrees: Vec::with_capacity(met),
                     edges: Vec::with_capacity(EDGES_A_STATE * met),
                     starts: Vec::new(),
@@ -386,7 +429,7 @@ impl DpEngine {
             for (s, tr) in done {
                 scratches.push(s);
                 if let Some(tr) = tr {
-                    held += 8 * tr.counts.len() + tr.degrees.len() + 4 * tr.edges.len();
+                    held += tr.counts.bytes() + tr.degrees.len() + 4 * tr.edges.len();
                     cell_trails.push(tr);
                 }
             }
@@ -640,10 +683,26 @@ fn stretch(layer: &Layer, from: usize, to: usize) -> Stretch<'_> {
 /// next layer's) into `here`; and the layouts with a ship on the cell through its states,
 /// `None` where a sum passes its range.
 fn backward(tr: &Trail, after: &[u64], here: &mut [u64]) -> Option<u128> {
+    match &tr.counts {
+        Counts::Narrow(c) => backward_by(tr, c.iter().map(|&n| u64::from(n)), after, here),
+        Counts::Wide(c) => backward_by(tr, c.iter().copied(), after, here),
+        // The sampler's pass: its per-cell counts are not asked for.
+        Counts::None => backward_by(tr, std::iter::repeat(0), after, here),
+    }
+}
+
+/// [`backward`] with the trail's forward `counts`.
+#[inline]
+fn backward_by(
+    tr: &Trail,
+    counts: impl Iterator<Item = u64>,
+    after: &[u64],
+    here: &mut [u64],
+) -> Option<u128> {
     let mut ship_total: Option<u128> = Some(0);
     let mut k = 0;
     let mut overflow = false;
-    for ((&n, &d), out) in tr.counts.iter().zip(&tr.degrees).zip(here) {
+    for ((n, &d), out) in counts.zip(&tr.degrees).zip(here) {
         let (mut all, mut ship) = (0u64, 0u64);
         for &e in &tr.edges[k..k + usize::from(d)] {
             let list = ((e & !SHIP) >> INDEX_BITS) as usize;
@@ -735,6 +794,22 @@ mod tests {
             .chain([(12, Clue::Ship), (50, Clue::Ship)])
             .collect();
         agree(7, 9, &[4, 3, 2, 2], &clues);
+        // States whose counts pass 32 bits (3.8e11 layouts touching): they take the trail
+        // of its cell to 64 bits.
+        agree(8, 8, &[3, 2, 2, 2, 1, 1, 1], &[]);
+        let spec = ProblemSpec::empty(
+            Dims::new(8, 8),
+            Fleet::straight(&[3, 2, 2, 2, 1, 1, 1]),
+            Rules::Touch,
+        );
+        let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
+        let Ok(Some((trails, _, _))) = dp.tight_forward(&CountOptions::default(), true, false)
+        else {
+            panic!("the tight pass applies");
+        };
+        let wide = |t: &Trail| matches!(t.counts, Counts::Wide(_));
+        assert!(trails.iter().flatten().any(wide));
+        assert!(!trails.iter().flatten().all(wide));
         // One column, one row, and one-cell ships alone.
         agree(1, 9, &[3, 2], &[]);
         agree(9, 1, &[3, 2], &[(4, Clue::Water)]);
