@@ -43,7 +43,7 @@ pub(super) struct Density {
     /// is still allowed; empty when some cell has more than 64 (see [`Tables::slot`]).
     live: Vec<u64>,
     /// Per type and cell (`ty * cells + c`): allowed positions covering it.
-    cover: Vec<u64>,
+    cover: Vec<u32>,
     /// The marks of the last choice (under no-touch with the water around ships), which the
     /// positions are up to date with.
     m: Vec<Mark>,
@@ -114,9 +114,16 @@ impl Clone for Density {
         self.wounded.clone_from(wounded);
         self.hits.clone_from(hits);
         self.extra.clone_from(extra);
-        self.stamp.clone_from(stamp);
-        self.round = *round;
-        self.w.clone_from(w);
+        // The weights are scratch the next weighting writes whole. The stamps only need to
+        // lie below the rounds to come: this one's own do once its round is past the source's
+        // (each stamp is at most the round it was set in, or `u32::MAX`, never a round).
+        let _ = w;
+        if self.stamp.len() == stamp.len() {
+            self.round = self.round.max(*round);
+        } else {
+            self.stamp.clone_from(stamp);
+            self.round = *round;
+        }
         self.terms.clone_from(terms);
         self.sums.clone_from(sums);
         self.dirty.clone_from(dirty);
@@ -142,7 +149,7 @@ struct Tables {
     /// empty when a cell has more than 64 positions through it.
     slot: Vec<u8>,
     /// Per type and cell (`ty * cells + c`): the positions covering it.
-    cover: Vec<u64>,
+    cover: Vec<u32>,
     /// The most positions of one type covering one cell.
     most: usize,
     /// The most cells of one position.
