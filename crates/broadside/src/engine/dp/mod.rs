@@ -242,7 +242,7 @@ impl DpEngine {
         // The tight passes where they apply (the same transitions in the same order, so the
         // same layouts); the general ones past what their edges can name.
         match self.tight_sampling(&opts) {
-            Ok(Some(tight)) => return Ok(Some(DpSampler::from_tight(self, tight).live())),
+            Ok(Some(tight)) => return Ok(Some(DpSampler::from_tight(self, tight))),
             Err(Err(_)) => return Ok(None),
             Err(Ok(CountError::Memory(budget))) => return Err(CountError::Memory(budget)),
             Ok(None) | Err(Ok(_)) => {}

@@ -9,7 +9,7 @@ use crate::layout::{Layout, Ship};
 /// transitions of the state it reaches start in the next cell's list (or, past `skip` forced
 /// cells, in that cell's list), the ship it starts ([`Move::code`]), whether it is its state's
 /// last, and how many cells after it are forced.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Edge {
     weight: u64,
     next: u32,
@@ -108,49 +108,55 @@ impl DpSampler {
         DpSampler::of_edges(dp, edges, first, total)
     }
 
-    /// The sampler of the tight passes (see [`DpSampler::new`]): each state's transitions in
-    /// the order [`DpEngine::step`] makes them, as the general passes keep them, so the
-    /// same draws give the same layouts.
+    /// The sampler of the tight passes with its live transitions alone (see
+    /// [`DpSampler::new`] and [`DpSampler::live`]): each state's transitions in the order
+    /// [`DpEngine::step`] makes them, as the general passes keep them, so the same draws give
+    /// the same layouts. The lists are laid out live from the start: most transitions lead
+    /// to states no layout goes through, and laying them out to drop them cost as much again.
     pub(super) fn from_tight(dp: DpEngine, tight: super::tight::Tight) -> DpSampler {
         let super::tight::Tight {
             trails,
             completions,
             total,
         } = tight;
-        // Per layer but the first, where each state's transitions start in its cell's list.
-        let starts: Vec<Vec<u32>> = trails
-            .iter()
-            .skip(1)
-            .map(|workers| {
-                let mut at = 0u32;
-                let mut out = Vec::with_capacity(workers.iter().map(|t| t.degrees.len()).sum());
-                for t in workers {
-                    for &d in &t.degrees {
-                        out.push(at);
-                        at += u32::from(d);
-                    }
+        // Per layer, where each state's live transitions start in its cell's list
+        // (`u32::MAX`: it has none, no layout goes through it).
+        let starts: Vec<Vec<u32>> = run(trails.iter().enumerate().collect(), |(cell, workers)| {
+            let after = &completions[cell + 1];
+            let mut at = 0u32;
+            let mut out = Vec::with_capacity(workers.iter().map(|t| t.degrees.len()).sum());
+            for t in workers {
+                let mut k = 0;
+                for &d in &t.degrees {
+                    let live = (k..k + usize::from(d))
+                        .filter(|&e| after[t.successor(e)] > 0)
+                        .count() as u32;
+                    out.push(if live > 0 { at } else { u32::MAX });
+                    at += live;
+                    k += usize::from(d);
                 }
-                out
-            })
-            .collect();
+            }
+            out
+        });
+        let first = starts.first().and_then(|s| s.first()).copied().unwrap_or(0);
         let work: Vec<_> = trails.into_iter().enumerate().collect();
         let edges = run(work, |(cell, workers)| {
-            let counts = &completions[cell + 1];
-            let next = starts.get(cell);
-            let mut out = Vec::with_capacity(workers.iter().map(|t| t.edges_len()).sum());
+            let after = &completions[cell + 1];
+            let next = starts.get(cell + 1);
+            let mut out = Vec::new();
             for t in &workers {
                 let moves = t
                     .moves
                     .as_ref()
                     .expect("the sampler's pass records the moves");
-                lay(&mut out, &t.degrees, moves, |k| {
+                lay_live(&mut out, &t.degrees, moves, |k| {
                     let j = t.successor(k);
-                    (counts[j], next.map_or(0, |n| n[j]))
+                    (after[j], next.map_or(0, |n| n[j]))
                 });
             }
             out
         });
-        DpSampler::of_edges(dp, edges, 0, total)
+        DpSampler::of_edges(dp, forced(edges), first, total)
     }
 
     /// The sampler of each cell's `edges`, the first state's at `first`.
@@ -322,6 +328,36 @@ fn lay(
     }
 }
 
+/// [`lay`] with only the transitions of weight above 0, and no state left without one: the
+/// lists [`DpSampler::live`] keeps, before [`forced`].
+fn lay_live(
+    out: &mut Vec<Edge>,
+    degrees: &[u8],
+    moves: &[u16],
+    mut edge: impl FnMut(usize) -> (u64, u32),
+) {
+    let mut k = 0;
+    for &degree in degrees {
+        let before = out.len();
+        for _ in 0..degree {
+            let (weight, next) = edge(k);
+            if weight > 0 {
+                out.push(Edge {
+                    weight,
+                    next,
+                    ship: moves[k],
+                    last: false,
+                    skip: 0,
+                });
+            }
+            k += 1;
+        }
+        if out.len() > before {
+            out.last_mut().expect("a transition was laid").last = true;
+        }
+    }
+}
+
 /// The lists with each transition pointing past the chain of forced states after it (see
 /// [`DpSampler::live`]), cell by cell from the last: a state's chain is known once the next
 /// cell's are.
@@ -361,6 +397,49 @@ mod tests {
     use crate::engine::dp::forward::Keep;
     use crate::rng::stream;
     use crate::{Dims, Fleet, ProblemSpec, Rules};
+
+    /// The tight passes' sampler with the whole lists, every transition of every state.
+    fn whole_of_tight(dp: DpEngine, tight: super::super::tight::Tight) -> DpSampler {
+        let super::super::tight::Tight {
+            trails,
+            completions,
+            total,
+        } = tight;
+        let starts: Vec<Vec<u32>> = trails
+            .iter()
+            .skip(1)
+            .map(|workers| {
+                let mut at = 0u32;
+                let mut out = Vec::new();
+                for t in workers {
+                    for &d in &t.degrees {
+                        out.push(at);
+                        at += u32::from(d);
+                    }
+                }
+                out
+            })
+            .collect();
+        let edges = trails
+            .iter()
+            .enumerate()
+            .map(|(cell, workers)| {
+                let mut out = Vec::new();
+                for t in workers {
+                    let moves = t.moves.as_ref().expect("the moves");
+                    lay(&mut out, &t.degrees, moves, |k| {
+                        let j = t.successor(k);
+                        (
+                            completions[cell + 1][j],
+                            starts.get(cell).map_or(0, |n| n[j]),
+                        )
+                    });
+                }
+                out
+            })
+            .collect();
+        DpSampler::of_edges(dp, edges, 0, total)
+    }
 
     /// The sampler of a position, with its whole lists or with the live transitions alone.
     fn sampler(spec: &ProblemSpec, live: bool) -> DpSampler {
@@ -428,10 +507,17 @@ mod tests {
                 parallel: true,
                 ..CountOptions::default()
             };
-            let Ok(Some(tight)) = dp.tight_sampling(&opts) else {
-                panic!("the tight passes apply and run to the end");
+            let tight_passes = |dp: &DpEngine| match dp.tight_sampling(&opts) {
+                Ok(Some(tight)) => tight,
+                _ => panic!("the tight passes apply and run to the end"),
             };
-            let tight = DpSampler::from_tight(dp, tight).live();
+            // Laid out live from the start, the lists are those of the whole lists made live.
+            let other = DpEngine::new(&spec.clone().build().unwrap()).unwrap();
+            let passes = tight_passes(&other);
+            let whole = whole_of_tight(other, passes).live();
+            let passes = tight_passes(&dp);
+            let tight = DpSampler::from_tight(dp, passes);
+            assert_eq!((tight.first, &tight.edges), (whole.first, &whole.edges));
             assert_eq!(tight.count(), general.count());
             assert!(tight.count() > 100_000);
             let (mut a, mut b) = (stream(9, 0, 0), stream(9, 0, 0));

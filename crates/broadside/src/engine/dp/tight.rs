@@ -152,11 +152,6 @@ impl Counts {
 }
 
 impl Trail {
-    /// Its edges.
-    pub(super) fn edges_len(&self) -> usize {
-        self.edges.len()
-    }
-
     /// The index in the next layer of the state edge `e` leads to.
     #[inline]
     pub(super) fn successor(&self, e: usize) -> usize {
