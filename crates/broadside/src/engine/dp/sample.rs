@@ -95,7 +95,7 @@ impl DpSampler {
                 let moves = t
                     .moves
                     .expect("the sampler's forward pass records the moves");
-                lay(&mut out, &t.degrees, &moves, |k| {
+                lay(&mut out, &t.degrees, &moves, false, |k| {
                     let j = (t.edges[k] & !SHIP) as usize;
                     let next = next_links
                         .as_ref()
@@ -149,7 +149,7 @@ impl DpSampler {
                     .moves
                     .as_ref()
                     .expect("the sampler's pass records the moves");
-                lay_live(&mut out, &t.degrees, moves, |k| {
+                lay(&mut out, &t.degrees, moves, true, |k| {
                     let j = t.successor(k);
                     (after[j], next.map_or(0, |n| n[j]))
                 });
@@ -305,35 +305,14 @@ impl DpSampler {
 
 /// Appends a trail's transitions to `out` as the sampler keeps them, state by state (`degrees`),
 /// each with its move from `moves` and, from `edge` (given its index in the trail), the
-/// layouts it leads to and where the transitions of the state it reaches start.
+/// layouts it leads to and where the transitions of the state it reaches start. When `live`,
+/// only the transitions of weight above 0, and no state left without one: the lists
+/// [`DpSampler::live`] keeps, before [`forced`].
 fn lay(
     out: &mut Vec<Edge>,
     degrees: &[u8],
     moves: &[u16],
-    mut edge: impl FnMut(usize) -> (u64, u32),
-) {
-    let mut k = 0;
-    for &degree in degrees {
-        for d in 0..degree {
-            let (weight, next) = edge(k);
-            out.push(Edge {
-                weight,
-                next,
-                ship: moves[k],
-                last: d + 1 == degree,
-                skip: 0,
-            });
-            k += 1;
-        }
-    }
-}
-
-/// [`lay`] with only the transitions of weight above 0, and no state left without one: the
-/// lists [`DpSampler::live`] keeps, before [`forced`].
-fn lay_live(
-    out: &mut Vec<Edge>,
-    degrees: &[u8],
-    moves: &[u16],
+    live: bool,
     mut edge: impl FnMut(usize) -> (u64, u32),
 ) {
     let mut k = 0;
@@ -341,7 +320,7 @@ fn lay_live(
         let before = out.len();
         for _ in 0..degree {
             let (weight, next) = edge(k);
-            if weight > 0 {
+            if weight > 0 || !live {
                 out.push(Edge {
                     weight,
                     next,
@@ -427,7 +406,7 @@ mod tests {
                 let mut out = Vec::new();
                 for t in workers {
                     let moves = t.moves.as_ref().expect("the moves");
-                    lay(&mut out, &t.degrees, moves, |k| {
+                    lay(&mut out, &t.degrees, moves, false, |k| {
                         let j = t.successor(k);
                         (
                             completions[cell + 1][j],
