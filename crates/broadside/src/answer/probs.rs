@@ -1,4 +1,5 @@
-//! `probs` and `best`: the exact chance of a ship on each cell, and where to fire next.
+//! `probs` and `best`: the exact chance of a ship on each cell, and where to fire next
+//! (`probs_in` and `best_in` with a book of the game's positions).
 
 use num_bigint::BigUint;
 use serde::Serialize;
@@ -163,10 +164,10 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
 
 /// [`probs`] of a position of `book`'s game, from the book when it holds the position (or
 /// one of its mirror images) and `engine` is `auto`, else counted as [`probs`] counts it and
-/// kept in the book when the count was exact and took a while ([`Book::keep`]): what a program that asks about
-/// position after position of one game wants (a Gym environment, the web server). A problem
-/// that is not a position of the book's game (its board, fleet, rules, sinking reports and
-/// rocks, with shots) is counted and not kept.
+/// kept in the book when the count was exact and took a while ([`Book::keep`]): what a
+/// program that asks about position after position of one game wants (a Gym environment,
+/// the web server). A problem that is not a position of the book's game (its board, fleet,
+/// rules, sinking reports and rocks, with shots) is counted and not kept.
 pub fn probs_in(
     problem: &Problem,
     engine: Engine,
@@ -181,10 +182,10 @@ pub fn probs_in(
         return probs(problem, engine, opts);
     }
     // An engine named is asked to count (a check of the others, say); `auto` takes any.
-    if let Some(map) = book
-        .lookup(problem, &shots)
-        .filter(|_| engine == Engine::Auto)
-    {
+    let kept = (engine == Engine::Auto)
+        .then(|| book.lookup(problem, &shots))
+        .flatten();
+    if let Some(map) = kept {
         let map = HeatMap {
             layouts: BigUint::from(map.layouts),
             per_cell: map.per_cell.into_iter().map(BigUint::from).collect(),
