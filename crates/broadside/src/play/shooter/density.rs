@@ -559,10 +559,11 @@ impl Density {
             }
             stamp[p] = now;
             let extra = a as f64 * extras[usize::from(hits[p])];
+            // Every cell of an allowed position is open or wounded (no miss, no sunk ship);
+            // the wounded ones are put back to 0 after the loop, which spares a branch a
+            // cell, mispredicted as often as not.
             for &x in &cells[start[p] as usize..start[p + 1] as usize] {
-                if m[x as usize] == Mark::Open {
-                    w[x as usize] += extra;
-                }
+                w[x as usize] += extra;
             }
         };
         for &c in &self.wounded {
@@ -583,6 +584,10 @@ impl Density {
                     bits &= bits - 1;
                 }
             }
+        }
+        for &c in &self.wounded {
+            debug_assert!(m[c] == Mark::Wounded);
+            w[c] = 0.0;
         }
     }
 }
