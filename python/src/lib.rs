@@ -307,10 +307,15 @@ impl Game {
     fn set_shots(&mut self, shots: Vec<broadside::Shot>) -> PyResult<()> {
         let mut spec = self.spec().clone();
         spec.observations.shots = shots;
-        let book = self.known.book.clone();
-        *self = Game::from_spec(spec)?.refuse_conflicts()?;
-        self.known.book = book;
+        *self = self.sibling(spec)?.refuse_conflicts()?;
         Ok(())
+    }
+
+    /// A game of `spec` that shares this one's counted positions (a `Board` view's book).
+    fn sibling(&self, spec: ProblemSpec) -> PyResult<Game> {
+        let mut game = Game::from_spec(spec)?;
+        game.known.book = self.known.book.clone();
+        Ok(game)
     }
 }
 
@@ -422,9 +427,7 @@ impl Game {
         if spec.observations.shots.pop().is_none() {
             return Err(value_error("there is no shot to take back"));
         }
-        let book = self.known.book.take();
-        self.known = Known::new(spec)?;
-        self.known.book = book;
+        *self = self.sibling(spec)?;
         Ok(())
     }
 
@@ -635,9 +638,7 @@ impl Game {
 
     /// An independent copy (a view of a `Board` shares the board's counted positions).
     fn copy(&self) -> PyResult<Game> {
-        let mut game = Game::from_spec(self.spec().clone())?;
-        game.known.book = self.known.book.clone();
-        Ok(game)
+        self.sibling(self.spec().clone())
     }
 
     fn __copy__(&self) -> PyResult<Game> {

@@ -26,8 +26,9 @@
 //! assert!(v.theirs().shots().len() <= 16 && v.yours().shots().len() <= 16);
 //! ```
 
-use rand::rngs::StdRng;
 use std::sync::Arc;
+
+use rand::rngs::StdRng;
 
 use super::book::Book;
 use super::game::{Game, Setup};
