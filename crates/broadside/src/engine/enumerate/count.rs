@@ -27,8 +27,8 @@ pub struct Work {
     pub steps: f64,
 }
 
-/// What one parallel subtree count returns: count, stop reason, overflow, per-cell counts.
-pub(super) type TaskResult = (u128, Option<Stop>, bool, Option<Vec<u128>>);
+/// What one parallel subtree count returns: count, stop reason, overflow.
+type TaskResult = (u128, Option<Stop>, bool);
 
 /// Per-search control: limits, the shared stop flag, and the running total.
 pub(super) struct Ctl<'a> {
@@ -88,6 +88,70 @@ impl Ctl<'_> {
     }
 }
 
+/// Per-cell counts as a search gathers them: per cell, the layouts found through it; and per
+/// placement of the last ships (type, orientation, anchor), those the shortcuts found through
+/// it, spread over its cells at the end. A placement takes one addition where its cells
+/// would take one each.
+pub(super) struct PerCell {
+    cells: Vec<u128>,
+    /// Per type, orientation and anchor, from `first[type] + orientation * cells`.
+    through: Vec<u128>,
+    first: Vec<usize>,
+}
+
+impl PerCell {
+    fn new<const N: usize>(t: &Tables<N>, cells: usize) -> Self {
+        let mut first = Vec::with_capacity(t.types.len());
+        let mut at = 0;
+        for ty in &t.types {
+            first.push(at);
+            at += ty.orients.len() * cells;
+        }
+        PerCell {
+            cells: vec![0; cells],
+            through: vec![0; at],
+            first,
+        }
+    }
+
+    /// The counts through each anchor of type `ty` in orientation `o`.
+    #[inline]
+    fn through(&mut self, ty: usize, o: usize) -> &mut [u128] {
+        let n = self.cells.len();
+        let at = self.first[ty] + o * n;
+        &mut self.through[at..at + n]
+    }
+
+    /// `n` more layouts through each of `cells`.
+    #[inline]
+    fn add<const N: usize>(&mut self, cells: Bits<N>, n: u128) {
+        if n > 0 {
+            for c in cells.iter() {
+                self.cells[c] += n;
+            }
+        }
+    }
+
+    /// The per-cell counts: the placements' counts spread over their cells.
+    fn spread<const N: usize>(mut self, t: &Tables<N>) -> Vec<u128> {
+        let n = self.cells.len();
+        for (ty, tt) in t.types.iter().enumerate() {
+            for (o, orient) in tt.orients.iter().enumerate() {
+                let at = self.first[ty] + o * n;
+                for a in 0..n {
+                    let m = self.through[at + a];
+                    if m > 0 {
+                        for &off in &orient.offsets {
+                            self.cells[a + off] += m;
+                        }
+                    }
+                }
+            }
+        }
+        self.cells
+    }
+}
+
 impl<const N: usize> Tables<N> {
     /// Anchors of the allowed placements of `ty` in orientation `o` with index at least
     /// `floor` whose cells are all in `free`.
@@ -143,21 +207,25 @@ impl<const N: usize> Tables<N> {
     }
 
     /// The shortcut count of a node's completions, when one applies.
-    pub(super) fn shortcut(&self, st: &State<N>, cells: Option<&mut [u128]>) -> Option<u128> {
+    ///
+    /// Per-cell counts go to `cells` by placement: each free placement of the last ships is
+    /// credited with the layouts through it, not yet spread over its cells, and the ships
+    /// placed before are credited by the caller ([`Tables::count_rec`]).
+    pub(super) fn shortcut(&self, st: &State<N>, cells: Option<&mut PerCell>) -> Option<u128> {
         let (x, y) = self.last_ships(st)?;
         let free = !st.blocked & self.board;
         let Some(y) = y else {
             // A shape has at most 8 orientations.
             let (per_orient, total) = self.all_free_anchors(x, free, st.floor[x]);
             if let Some(cells) = cells {
-                for c in st.ships.iter() {
-                    cells[c] += total as u128;
-                }
-                for (orient, a) in self.types[x].orients.iter().zip(per_orient) {
-                    for &off in &orient.offsets {
-                        for c in a.shift_up(off).iter() {
-                            cells[c] += 1;
-                        }
+                for (o, a) in per_orient
+                    .iter()
+                    .enumerate()
+                    .take(self.types[x].orients.len())
+                {
+                    let through = cells.through(x, o);
+                    for a in a.iter() {
+                        through[a] += 1;
                     }
                 }
             }
@@ -206,7 +274,8 @@ impl<const N: usize> Tables<N> {
     }
 
     /// The layouts that complete `st` with one ship of type `x` and one of type `y` (two of
-    /// the type when `x == y`), each pair once, and, into `cells`, their per-cell counts.
+    /// the type when `x == y`), each pair once, crediting each placement in `cells` with the
+    /// pairs through it.
     ///
     /// For each free placement `q` of `x`, the placements of `y` that fit beside it are the
     /// free ones less those `q` blocks (a precomputed mask per orientation), so the pairs
@@ -219,7 +288,7 @@ impl<const N: usize> Tables<N> {
         free: Bits<N>,
         x: usize,
         y: usize,
-        cells: Option<&mut [u128]>,
+        cells: Option<&mut PerCell>,
     ) -> u128 {
         let (xs, nx) = self.all_free_anchors(x, free, st.floor[x]);
         let (ys, ny) = if x == y {
@@ -232,33 +301,32 @@ impl<const N: usize> Tables<N> {
         let mut cells = cells;
         let mut total = 0u64;
         let forward = self.pair(x, y);
-        for (o, orient) in self.types[x].orients.iter().enumerate() {
-            for a in xs[o].iter() {
-                let m = forward.fitting(o, a, &ys[..oy], ny);
-                total += m;
-                if let Some(cells) = cells.as_deref_mut() {
-                    for &off in &orient.offsets {
-                        cells[a + off] += m as u128;
+        for (o, anchors) in xs.iter().enumerate().take(ox) {
+            match cells.as_deref_mut() {
+                Some(cells) => {
+                    let through = cells.through(x, o);
+                    for a in anchors.iter() {
+                        let m = forward.fitting(o, a, &ys[..oy], ny);
+                        total += m;
+                        through[a] += u128::from(m);
+                    }
+                }
+                None => {
+                    for a in anchors.iter() {
+                        total += forward.fitting(o, a, &ys[..oy], ny);
                     }
                 }
             }
         }
         if x == y {
             total /= 2;
-        } else if let Some(cells) = cells.as_deref_mut() {
+        } else if let Some(cells) = cells {
             let back = self.pair(y, x);
-            for (o, orient) in self.types[y].orients.iter().enumerate() {
-                for b in ys[o].iter() {
-                    let m = back.fitting(o, b, &xs[..ox], nx);
-                    for &off in &orient.offsets {
-                        cells[b + off] += m as u128;
-                    }
+            for (o, anchors) in ys.iter().enumerate().take(oy) {
+                let through = cells.through(y, o);
+                for b in anchors.iter() {
+                    through[b] += u128::from(back.fitting(o, b, &xs[..ox], nx));
                 }
-            }
-        }
-        if let Some(cells) = cells {
-            for c in st.ships.iter() {
-                cells[c] += total as u128;
             }
         }
         total as u128
@@ -280,23 +348,28 @@ impl<const N: usize> Tables<N> {
         (out, n)
     }
 
-    /// Counts the completions of `st` into `ctl`, adding per-cell counts into `cells`.
-    pub(super) fn count_rec(
-        &self,
-        st: &mut State<N>,
-        ctl: &mut Ctl,
-        mut cells: Option<&mut [u128]>,
-    ) {
+    /// Counts the completions of `st` into `ctl`, adding per-cell counts into `cells`: those
+    /// of the ships `st` has placed as well.
+    pub(super) fn count_from(&self, st: &mut State<N>, ctl: &mut Ctl, cells: Option<&mut PerCell>) {
+        let before = ctl.found;
+        match cells {
+            Some(cells) => {
+                self.count_rec(st, ctl, Some(&mut *cells));
+                cells.add(st.ships, ctl.found - before);
+            }
+            None => self.count_rec(st, ctl, None),
+        }
+    }
+
+    /// Counts the completions of `st` into `ctl`, adding into `cells` the per-cell counts of
+    /// the ships placed below `st` (a placement's cells once, with the completions found
+    /// through it).
+    fn count_rec(&self, st: &mut State<N>, ctl: &mut Ctl, mut cells: Option<&mut PerCell>) {
         if ctl.should_stop() {
             return;
         }
         if st.rem.iter().all(|&r| r == 0) {
             if self.complete(st) {
-                if let Some(cells) = cells {
-                    for c in st.ships.iter() {
-                        cells[c] += 1;
-                    }
-                }
                 ctl.add(1);
             }
             return;
@@ -321,7 +394,11 @@ impl<const N: usize> Tables<N> {
             if c.type_step {
                 st.floor[c.ty as usize] = c.idx as usize + 1;
             }
+            let before = ctl.found;
             self.count_rec(st, ctl, cells.as_deref_mut());
+            if let Some(cells) = cells.as_deref_mut() {
+                cells.add(st.ships & !saved.0, ctl.found - before);
+            }
             st.floor[c.ty as usize] = floor;
             self.unplace(st, c, saved);
             if ctl.reason.is_some() {
@@ -427,9 +504,9 @@ impl<const N: usize> Tables<N> {
             overflow: false,
         };
         let sequential = |ctl: &mut Ctl| -> Result<CountResult, CountError> {
-            let mut cells = want_cells.then(|| vec![0u128; ncells]);
+            let mut cells = want_cells.then(|| PerCell::new(self, ncells));
             let mut st = self.root();
-            self.count_rec(&mut st, ctl, cells.as_deref_mut());
+            self.count_from(&mut st, ctl, cells.as_mut());
             if ctl.overflow {
                 return Err(CountError::Overflow);
             }
@@ -441,7 +518,7 @@ impl<const N: usize> Tables<N> {
                 count,
                 complete: ctl.reason.is_none(),
                 stopped: ctl.reason,
-                per_cell: cells,
+                per_cell: cells.map(|c| c.spread(self)),
                 engine: crate::engine::EngineKind::Enum,
             })
         };
@@ -515,41 +592,47 @@ impl<const N: usize> Tables<N> {
         let done = AtomicU64::new(0);
         let total = tasks.len() as u64;
         let depth = self.depth();
-        let results: Vec<TaskResult> = tasks
+        // Per-cell counts are gathered per worker, not per subtree: spreading a placement's
+        // counts over its cells costs a pass over every placement.
+        let parts: Vec<(Option<Vec<u128>>, Vec<TaskResult>)> = tasks
             .into_par_iter()
-            .map(|mut st| {
-                let mut ctl = new_ctl();
-                let mut cells = want_cells.then(|| vec![0u128; ncells]);
-                // Past the deadline (or once stopped) a subtree is not started: a deep one
-                // would start a thread for its stack only to stop at once.
-                if !ctl.should_stop() {
-                    on_deep_stack(depth, || {
-                        self.count_rec(&mut st, &mut ctl, cells.as_deref_mut())
-                    });
-                }
-                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if let Some(p) = &opts.progress {
-                    p(d, total);
-                }
-                if let Some(l) = limit {
-                    let mut c = counted.lock().unwrap_or_else(|e| e.into_inner());
-                    *c = c.saturating_add(ctl.found);
-                    if *c >= l {
-                        stop.store(true, Ordering::Relaxed);
+            .fold(
+                || (want_cells.then(|| PerCell::new(self, ncells)), Vec::new()),
+                |(mut cells, mut results), mut st| {
+                    let mut ctl = new_ctl();
+                    // Past the deadline (or once stopped) a subtree is not started: a deep
+                    // one would start a thread for its stack only to stop at once.
+                    if !ctl.should_stop() {
+                        on_deep_stack(depth, || self.count_from(&mut st, &mut ctl, cells.as_mut()));
                     }
-                }
-                (ctl.found, ctl.reason, ctl.overflow, cells)
-            })
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if let Some(p) = &opts.progress {
+                        p(d, total);
+                    }
+                    if let Some(l) = limit {
+                        let mut c = counted.lock().unwrap_or_else(|e| e.into_inner());
+                        *c = c.saturating_add(ctl.found);
+                        if *c >= l {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    results.push((ctl.found, ctl.reason, ctl.overflow));
+                    (cells, results)
+                },
+            )
+            .map(|(cells, results)| (cells.map(|c| c.spread(self)), results))
             .collect();
         let mut count = 0u128;
         let mut stopped = None;
         let mut per_cell = want_cells.then(|| vec![0u128; ncells]);
-        for (n, reason, overflow, cells) in results {
-            if overflow {
-                return Err(CountError::Overflow);
+        for (cells, results) in parts {
+            for (n, reason, overflow) in results {
+                if overflow {
+                    return Err(CountError::Overflow);
+                }
+                count = count.checked_add(n).ok_or(CountError::Overflow)?;
+                stopped = stopped.or(reason);
             }
-            count = count.checked_add(n).ok_or(CountError::Overflow)?;
-            stopped = stopped.or(reason);
             if let (Some(acc), Some(c)) = (per_cell.as_mut(), cells) {
                 for (a, b) in acc.iter_mut().zip(c) {
                     *a = a.checked_add(b).ok_or(CountError::Overflow)?;

@@ -199,7 +199,7 @@ impl<const N: usize> Descend for (Problem, Tables<N>) {
                 nodes: 0,
                 overflow: false,
             };
-            t.count_rec(st, &mut ctl, None);
+            t.count_from(st, &mut ctl, None);
             ctl.found
         };
         let mut st = t.root();
