@@ -22,8 +22,10 @@
 //! of its own search (Knuth's estimator, a fixed seed), the DP's states are predicted from
 //! the allowed placements ([`DpEngine::predicted_states`]); each is weighed by its cost per
 //! unit, fitted by `cargo bench --bench auto` on every state of simulated games and on
-//! states with 1 to 10 misses. The two costs scale alike with the machine and its load, so
-//! the choice is the same on any of them.
+//! states with 1 to 10 misses. The two costs scale nearly alike with the machine and its
+//! load; the DP bears a load a little worse, so the enumerator keeps the states where the DP
+//! would be only a little faster ([`DP_UNDER_LOAD`]). The choice reads no clock: it is the
+//! same on any machine, idle or loaded.
 //!
 //! [`Engine::count`]: super::Engine::count
 
@@ -70,12 +72,22 @@ pub const ENUM_PROBES: usize = 128;
 pub const STEP_WEIGHT: f64 = 1.0 / 50.0;
 
 /// Seconds per unit of the enumerator's work and per DP state, by rule (touch, no-touch) and
-/// count (a total, per cell), on one machine: only their ratio matters, and it is the same on
-/// an idle machine and on a loaded one. Fitted by `cargo bench --bench auto`.
+/// count (a total, per cell), on one machine: only their ratio matters, and it is nearly the
+/// same on an idle machine and on a loaded one (see [`DP_UNDER_LOAD`]). Fitted by `cargo
+/// bench --bench auto` on an idle machine (the medians it prints).
 const SECONDS: [[(f64, f64); 2]; 2] = [
-    [(1.06e-7, 5.0e-9), (4.13e-7, 8.8e-9)],
-    [(9.2e-8, 2.9e-9), (3.29e-7, 3.9e-9)],
+    [(5.3e-8, 5.5e-9), (1.67e-7, 9.0e-9)],
+    [(6.3e-8, 3.0e-9), (1.46e-7, 4.3e-9)],
 ];
+
+/// How much more the DP's predicted states weigh than the enumerator's work in the choice:
+/// the DP splits each layer evenly between the threads and waits for the slower, while the
+/// enumerator's subtrees are shared out as they go, so when another job takes a core the DP
+/// slows more (`cargo bench --bench auto` with one core busy: 1.6 times its idle time per
+/// state against 1.5 for the enumerator, 1.8 against 1.3 on the states between the two). A
+/// choice that must hold on an idle machine and on a loaded one leaves the enumerator only
+/// where the DP is clearly faster.
+const DP_UNDER_LOAD: f64 = 1.3;
 
 /// Below this predicted time the enumerator is chosen without predicting the DP: however
 /// fast the DP, the enumerator is within the 20 ms `auto` allows itself.
@@ -150,7 +162,7 @@ fn plan_with(problem: &Problem, dp: &DpEngine, per_cell: bool) -> Plan {
     }
     let states = dp.predicted_states();
     p.dp_states = Some(states);
-    if per_state * states < enumerator {
+    if DP_UNDER_LOAD * per_state * states < enumerator {
         p.choice = Choice::Dp;
     }
     p
