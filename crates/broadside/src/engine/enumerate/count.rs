@@ -94,10 +94,16 @@ impl Ctl<'_> {
 /// would take one each.
 pub(super) struct PerCell {
     cells: Vec<u128>,
-    /// Per type, orientation and anchor, from `first[type] + orientation * cells`.
-    through: Vec<u128>,
+    /// Per type, orientation and anchor, from `first[type] + orientation * cells`. None is
+    /// over `pending`, the layouts the shortcuts found since they were last spread.
+    through: Vec<u64>,
     first: Vec<usize>,
+    pending: u128,
 }
+
+/// Past this many layouts credited to placements they are spread over their cells, so that
+/// no placement's count passes 64 bits (a shortcut adds far fewer than the rest).
+const SPREAD_PAST: u128 = 1 << 62;
 
 impl PerCell {
     fn new<const N: usize>(t: &Tables<N>, cells: usize) -> Self {
@@ -111,12 +117,22 @@ impl PerCell {
             cells: vec![0; cells],
             through: vec![0; at],
             first,
+            pending: 0,
+        }
+    }
+
+    /// A shortcut credited its placements with `n` layouts.
+    #[inline]
+    fn credited<const N: usize>(&mut self, n: u128, t: &Tables<N>) {
+        self.pending += n;
+        if self.pending > SPREAD_PAST {
+            self.spread_through(t);
         }
     }
 
     /// The counts through each anchor of type `ty` in orientation `o`.
     #[inline]
-    fn through(&mut self, ty: usize, o: usize) -> &mut [u128] {
+    fn through(&mut self, ty: usize, o: usize) -> &mut [u64] {
         let n = self.cells.len();
         let at = self.first[ty] + o * n;
         &mut self.through[at..at + n]
@@ -134,21 +150,27 @@ impl PerCell {
 
     /// The per-cell counts: the placements' counts spread over their cells.
     fn spread<const N: usize>(mut self, t: &Tables<N>) -> Vec<u128> {
+        self.spread_through(t);
+        self.cells
+    }
+
+    /// The placements' counts added to their cells, and set to 0.
+    fn spread_through<const N: usize>(&mut self, t: &Tables<N>) {
         let n = self.cells.len();
         for (ty, tt) in t.types.iter().enumerate() {
             for (o, orient) in tt.orients.iter().enumerate() {
                 let at = self.first[ty] + o * n;
                 for a in 0..n {
-                    let m = self.through[at + a];
+                    let m = std::mem::take(&mut self.through[at + a]);
                     if m > 0 {
                         for &off in &orient.offsets {
-                            self.cells[a + off] += m;
+                            self.cells[a + off] += u128::from(m);
                         }
                     }
                 }
             }
         }
-        self.cells
+        self.pending = 0;
     }
 }
 
@@ -308,7 +330,7 @@ impl<const N: usize> Tables<N> {
                     for a in anchors.iter() {
                         let m = forward.fitting(o, a, &ys[..oy], ny);
                         total += m;
-                        through[a] += u128::from(m);
+                        through[a] += m;
                     }
                 }
                 None => {
@@ -325,7 +347,7 @@ impl<const N: usize> Tables<N> {
             for (o, anchors) in ys.iter().enumerate().take(oy) {
                 let through = cells.through(y, o);
                 for b in anchors.iter() {
-                    through[b] += u128::from(back.fitting(o, b, &xs[..ox], nx));
+                    through[b] += back.fitting(o, b, &xs[..ox], nx);
                 }
             }
         }
@@ -383,6 +405,9 @@ impl<const N: usize> Tables<N> {
             && let Some(n) = self.shortcut(st, cells.as_deref_mut())
         {
             ctl.add(n);
+            if let Some(cells) = cells {
+                cells.credited(n, self);
+            }
             return;
         }
         let mut cands = Vec::new();
@@ -679,4 +704,59 @@ pub(super) fn on_deep_stack<R: Send>(depth: usize, f: impl FnOnce() -> R + Send)
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Dims, Fleet, ProblemSpec, Rules};
+
+    /// Placements' counts spread over their cells in the middle of a search (as they are once
+    /// [`SPREAD_PAST`] layouts were credited) give the per-cell counts of one spread at the
+    /// end, and those are the exact per-cell counts (the DP's); both kinds of shortcut, one
+    /// type left and two of a type.
+    #[test]
+    fn a_spread_mid_search_changes_nothing() {
+        for fleet in [vec![3, 3, 2], vec![4, 2, 2]] {
+            let problem =
+                ProblemSpec::empty(Dims::new(6, 6), Fleet::straight(&fleet), Rules::Touch)
+                    .build()
+                    .unwrap();
+            let t = Tables::<1>::new(&problem);
+            let stop = AtomicBool::new(false);
+            let ctl = || Ctl {
+                limit: None,
+                deadline: None,
+                stop: &stop,
+                cancel: None,
+                reason: None,
+                found: 0,
+                nodes: 0,
+                overflow: false,
+            };
+            let n = problem.dims().cells();
+            let mut once = PerCell::new(&t, n);
+            let mut c = ctl();
+            t.count_from(&mut t.root(), &mut c, Some(&mut once));
+            let count = c.found;
+            // The first shortcut's credit passes the mark: its placements are spread then.
+            let mut early = PerCell::new(&t, n);
+            early.pending = SPREAD_PAST;
+            let mut c = ctl();
+            t.count_from(&mut t.root(), &mut c, Some(&mut early));
+            assert_eq!(c.found, count);
+            let (once, early) = (once.spread(&t), early.spread(&t));
+            assert_eq!(once, early, "{fleet:?}");
+            let opts = CountOptions {
+                per_cell: true,
+                ..CountOptions::default()
+            };
+            let dp = crate::engine::DpEngine::new(&problem)
+                .unwrap()
+                .count(&opts)
+                .unwrap();
+            assert_eq!(Some(once), dp.per_cell, "{fleet:?}");
+            assert_eq!(count, dp.count);
+        }
+    }
 }
