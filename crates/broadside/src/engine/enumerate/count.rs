@@ -42,7 +42,21 @@ pub(super) struct Ctl<'a> {
     pub(super) overflow: bool,
 }
 
-impl Ctl<'_> {
+impl<'a> Ctl<'a> {
+    /// A search's control with no limit, deadline or cancellation, stopped by `stop`.
+    pub(super) fn new(stop: &'a AtomicBool) -> Self {
+        Ctl {
+            limit: None,
+            deadline: None,
+            stop,
+            cancel: None,
+            reason: None,
+            found: 0,
+            nodes: 0,
+            overflow: false,
+        }
+    }
+
     #[inline]
     pub(super) fn should_stop(&mut self) -> bool {
         // Checked at a search's first node too: parallel subtrees can be short. The flags
@@ -521,12 +535,8 @@ impl<const N: usize> Tables<N> {
         let new_ctl = |limit| Ctl {
             limit,
             deadline,
-            stop: &stop,
             cancel: opts.cancel.as_ref(),
-            reason: None,
-            found: 0,
-            nodes: 0,
-            overflow: false,
+            ..Ctl::new(&stop)
         };
         let sequential = |ctl: &mut Ctl| -> Result<CountResult, CountError> {
             let mut cells = want_cells.then(|| PerCell::new(self, ncells));
@@ -605,14 +615,9 @@ impl<const N: usize> Tables<N> {
         let ncells = self.board.len() as usize;
         let want_cells = opts.per_cell;
         let new_ctl = || Ctl {
-            limit: None,
             deadline,
-            stop,
             cancel: opts.cancel.as_ref(),
-            reason: None,
-            found: 0,
-            nodes: 0,
-            overflow: false,
+            ..Ctl::new(stop)
         };
         let done = AtomicU64::new(0);
         let total = tasks.len() as u64;
@@ -724,16 +729,7 @@ mod tests {
                     .unwrap();
             let t = Tables::<1>::new(&problem);
             let stop = AtomicBool::new(false);
-            let ctl = || Ctl {
-                limit: None,
-                deadline: None,
-                stop: &stop,
-                cancel: None,
-                reason: None,
-                found: 0,
-                nodes: 0,
-                overflow: false,
-            };
+            let ctl = || Ctl::new(&stop);
             let n = problem.dims().cells();
             let mut once = PerCell::new(&t, n);
             let mut c = ctl();

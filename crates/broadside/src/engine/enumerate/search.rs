@@ -189,16 +189,7 @@ impl<const N: usize> Descend for (Problem, Tables<N>) {
         let (problem, t) = self;
         let stop = AtomicBool::new(false);
         let completions = |st: &mut State<N>| {
-            let mut ctl = Ctl {
-                limit: None,
-                deadline: None,
-                stop: &stop,
-                cancel: None,
-                reason: None,
-                found: 0,
-                nodes: 0,
-                overflow: false,
-            };
+            let mut ctl = Ctl::new(&stop);
             t.count_from(st, &mut ctl, None);
             ctl.found
         };
