@@ -85,8 +85,8 @@ const SECONDS: [[(f64, f64); 2]; 2] = [
 /// enumerator's subtrees are shared out as they go, so when another job takes a core the DP
 /// slows more (`cargo bench --bench auto` with one core busy: 1.6 times its idle time per
 /// state against 1.5 for the enumerator, 1.8 against 1.3 on the states between the two). A
-/// choice that must hold on an idle machine and on a loaded one leaves the enumerator only
-/// where the DP is clearly faster.
+/// choice that must hold on an idle machine and on a loaded one takes the DP over the
+/// enumerator only where the DP is clearly faster.
 const DP_UNDER_LOAD: f64 = 1.3;
 
 /// Below this predicted time the enumerator is chosen without predicting the DP: however
