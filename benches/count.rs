@@ -112,5 +112,56 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The standard game's positions with misses and no hit (the opening states of a game, the
+/// DP's dearest), per-cell counts by the DP afresh and by `auto`'s DP with the empty board's
+/// trails recorded (`DpReplay`, as a game's book holds them): the same counts, and the replay
+/// taken where it is predicted sooner.
+fn replay(c: &mut Criterion) {
+    let mut g = c.benchmark_group("replay");
+    g.sample_size(10);
+    for rules in [Rules::Touch, Rules::NoTouch] {
+        let empty = problem(10, 10, &[5, 4, 3, 3, 2], rules);
+        let replay = std::sync::Arc::new(broadside::DpReplay::new(empty.clone()));
+        let per_cell = CountOptions {
+            per_cell: true,
+            parallel: true,
+            ..Default::default()
+        };
+        let replaying = CountOptions {
+            replay: Some(replay.clone()),
+            ..per_cell.clone()
+        };
+        // Records the trails.
+        broadside::Engine::Dp.count(&empty, &replaying).unwrap();
+        for misses in [&[][..], &[44], &[44, 55], &[44, 55, 12, 87]] {
+            let mut spec = empty.given().clone();
+            spec.clues = vec![None; 100];
+            for &m in misses {
+                spec.clues[m] = Some(broadside::Clue::Water);
+            }
+            let p = spec.build().unwrap();
+            let fresh = broadside::Engine::Dp.count(&p, &per_cell).unwrap();
+            assert_eq!(
+                fresh.per_cell.as_ref().unwrap().iter().sum::<u128>(),
+                17 * fresh.count
+            );
+            for (how, opts) in [("afresh", &per_cell), ("replay", &replaying)] {
+                let name = format!(
+                    "10x10 {{5,4,3,3,2}} {rules}, {} misses, {how}",
+                    misses.len()
+                );
+                g.bench_function(name, |b| {
+                    b.iter(|| {
+                        let r = broadside::Engine::Dp.count(&p, opts).unwrap();
+                        assert_eq!((r.count, &r.per_cell), (fresh.count, &fresh.per_cell));
+                        black_box(r)
+                    })
+                });
+            }
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, replay);
 criterion_main!(benches);

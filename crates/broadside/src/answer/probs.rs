@@ -198,7 +198,7 @@ pub fn probs_in(
         return Ok(ProbsReport::Map(report(problem, map)));
     }
     let start = std::time::Instant::now();
-    let answer = probs(problem, engine, opts)?;
+    let answer = probs(problem, engine, &book.counting(engine, opts))?;
     if let ProbsReport::Map(h) = &answer
         && h.complete
         && let Ok(layouts) = u128::try_from(&h.layouts)

@@ -13,7 +13,7 @@ mod enumerate;
 pub mod portfolio;
 mod sat;
 
-pub use dp::{DpEngine, DpSampler, DpUnsupported};
+pub use dp::{DpEngine, DpReplay, DpSampler, DpUnsupported, REPLAY_MEMORY};
 pub use enumerate::{DescentSampler, Enumerator, Solutions, Work};
 pub use sat::{Encoding, SatEngine};
 
@@ -100,6 +100,9 @@ pub struct CountOptions {
     pub memory_limit: Option<usize>,
     /// Stops the count (as [`Stop::Cancelled`]) once raised.
     pub cancel: Option<Cancel>,
+    /// Where the DP counts, the trails of a wider position to replay when this one narrows
+    /// it (a game's positions over its empty board; [`DpReplay`]): the same counts, sooner.
+    pub replay: Option<std::sync::Arc<DpReplay>>,
 }
 
 /// The memory the DP may keep for per-cell counts and sampling unless told otherwise: 4 GiB,

@@ -467,6 +467,7 @@ fn count_planned(
         memory_limit: opts.memory_limit,
         progress: opts.progress.clone(),
         cancel: opts.cancel.clone(),
+        replay: opts.replay.clone(),
         ..CountOptions::default()
     }) {
         // Past its memory the DP hands back to the enumerator, whose memory is bounded by

@@ -102,6 +102,7 @@ impl<N: CountInt> HeatMap<N> {
             progress: None,
             memory_limit: opts.memory_limit,
             cancel: opts.cancel.clone(),
+            replay: opts.replay.clone(),
         };
         let r = N::count(engine, problem, &opts)?;
         let mut heat = HeatMap::of_counts(

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::game::Setup;
-use crate::engine::{CountOptions, Engine, EngineKind};
+use crate::engine::{CountOptions, DpReplay, Engine, EngineKind};
 use crate::format::ParseError;
 use crate::geom::Symmetry;
 use crate::heat::HeatMap;
@@ -79,6 +79,9 @@ pub struct Book {
     store_after: Duration,
     symmetries: Vec<Symmetry>,
     entries: Mutex<HashMap<Vec<u16>, Arc<Entry>>>,
+    /// The DP's trails over the empty board, recorded the first time the DP counts one of
+    /// the game's positions, and replayed for the others ([`DpReplay`]).
+    replay: Option<Arc<DpReplay>>,
 }
 
 impl std::fmt::Debug for Book {
@@ -109,6 +112,11 @@ impl Book {
             store_after,
             symmetries,
             entries: Mutex::new(HashMap::new()),
+            replay: setup
+                .empty()
+                .build()
+                .ok()
+                .map(|empty| Arc::new(DpReplay::new(empty))),
         }
     }
 
@@ -159,7 +167,8 @@ impl Book {
             return Some(heat);
         }
         let start = Instant::now();
-        let heat = HeatMap::compute_with(problem, engine, opts)
+        let opts = self.counting(engine, opts);
+        let heat = HeatMap::compute_with(problem, engine, &opts)
             .ok()
             .filter(|h| h.complete)?;
         self.keep(
@@ -170,6 +179,16 @@ impl Book {
             start.elapsed(),
         );
         Some(heat)
+    }
+
+    /// `opts` for a count of one of the game's positions with `engine`: where `auto` counts
+    /// with the DP, it replays the DP's trails over the empty board. A named engine counts
+    /// as it would alone (a check of the others, say).
+    pub fn counting(&self, engine: Engine, opts: &CountOptions) -> CountOptions {
+        CountOptions {
+            replay: self.replay.clone().filter(|_| engine == Engine::Auto),
+            ..opts.clone()
+        }
     }
 
     /// The heat map of `problem`, the position after `shots` under the book's rules, when
@@ -440,6 +459,33 @@ mod tests {
             book.heat(&p, shots, Engine::Enum).unwrap();
         }
         (book, games)
+    }
+
+    /// `auto`'s counts of the standard game's positions replay the DP's trails over the empty
+    /// board, recorded once, and give the fresh DP's maps; a named engine counts alone.
+    #[test]
+    fn auto_replays_the_empty_board_s_trails() {
+        let s = Setup::standard();
+        let book = Book::new(&s, Duration::ZERO);
+        let opts = CountOptions::default();
+        assert!(book.counting(Engine::Dp, &opts).replay.is_none());
+        let replay = book.counting(Engine::Auto, &opts).replay.unwrap();
+        assert!(!replay.recorded());
+        let games = [
+            vec![],
+            vec![shot(44, ShotResult::Miss)],
+            vec![shot(44, ShotResult::Miss), shot(7, ShotResult::Miss)],
+        ];
+        for shots in &games {
+            let p = s.after(shots).build().unwrap();
+            let truth = HeatMap::compute(&p, Engine::Dp).unwrap();
+            let heat = book.heat(&p, shots, Engine::Auto).unwrap();
+            assert_eq!(
+                (heat.layouts, &heat.per_cell),
+                (truth.layouts, &truth.per_cell)
+            );
+            assert!(replay.recorded());
+        }
     }
 
     /// A saved book read back holds the same positions and gives the same maps; a book for

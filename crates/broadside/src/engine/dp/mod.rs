@@ -39,7 +39,8 @@
 //! The state, its packing into a key and the transition at one cell are in `state.rs`; the
 //! layers and the forward pass, split between the cores, in `forward.rs`; the backward pass
 //! and the per-cell counts in `marginals.rs`; the uniform sampler in `sample.rs`; the tight
-//! pass in `tight.rs`.
+//! pass in `tight.rs`; the replay of a wider position's trails for positions that narrow it
+//! (a game's over its empty board) in `replay.rs`.
 //!
 //! [`step`]: DpEngine::step
 
@@ -47,10 +48,12 @@ mod forward;
 mod gather;
 mod marginals;
 mod predict;
+mod replay;
 mod sample;
 mod state;
 mod tight;
 
+pub use replay::{DpReplay, REPLAY_MEMORY};
 pub use sample::DpSampler;
 
 use crate::geom::Dims;
@@ -266,7 +269,15 @@ impl DpEngine {
     /// States keep their counts in 64 bits (the tight pass, where its tables fit); where one
     /// passes 2^64 the general passes run again with 128 bits (twice the memory for the
     /// counts). A count past 2^128 is [`CountError::Overflow`].
+    ///
+    /// With `opts.replay`, a position that narrows the replay's wider one is counted by
+    /// replaying its trails ([`DpReplay`]).
     pub fn count(&self, opts: &CountOptions) -> Result<CountResult, CountError> {
+        if let Some(replay) = &opts.replay
+            && let Some(r) = replay.count(self, opts)
+        {
+            return r;
+        }
         let general = match self.tight_count(opts) {
             Ok(Some(r)) => return Ok(r),
             Ok(None) => self.count_in::<u64>(opts),

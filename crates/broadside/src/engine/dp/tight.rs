@@ -36,9 +36,9 @@ const LEFT_FREE: u8 = 1;
 /// A successor that needs the cell above to the right free (under no-touch).
 const UP_RIGHT_FREE: u8 = 2;
 /// An edge's flag: the move puts a ship on its cell.
-const SHIP: u32 = 1 << 31;
+pub(super) const SHIP: u32 = 1 << 31;
 /// Bits of an edge's index within its list, below the list's number.
-const INDEX_BITS: u32 = 27;
+pub(super) const INDEX_BITS: u32 = 27;
 /// Room for edges per state a trail starts with (it grows past them if it must): the empty
 /// 10x10 board has 1.4 a state touching and 1.2 not, 4.5 at most at a cell.
 const EDGES_A_STATE: usize = 2;
@@ -105,10 +105,10 @@ struct Scratch {
 /// For the sampler, per edge its move's [`Move::code`] as well, and no count.
 #[derive(Default)]
 pub(super) struct Trail {
-    counts: Counts,
+    pub(super) counts: Counts,
     pub(super) degrees: Vec<u8>,
-    edges: Vec<u32>,
-    starts: Vec<u32>,
+    pub(super) edges: Vec<u32>,
+    pub(super) starts: Vec<u32>,
     pub(super) moves: Option<Vec<u16>>,
 }
 
@@ -116,7 +116,7 @@ pub(super) struct Trail {
 /// standard game but its last dozen, so a quarter fewer bytes for the per-cell pass to
 /// write), else 64; none for the sampler, which draws from the completions alone.
 #[derive(Default)]
-enum Counts {
+pub(super) enum Counts {
     #[default]
     None,
     Narrow(Vec<u32>),
@@ -155,7 +155,13 @@ impl Trail {
     /// The index in the next layer of the state edge `e` leads to.
     #[inline]
     pub(super) fn successor(&self, e: usize) -> usize {
-        let e = self.edges[e] & !SHIP;
+        self.successor_of(self.edges[e])
+    }
+
+    /// The index in the next layer of the state `edge` leads to.
+    #[inline]
+    pub(super) fn successor_of(&self, edge: u32) -> usize {
+        let e = edge & !SHIP;
         (self.starts[(e >> INDEX_BITS) as usize] + (e & ((1 << INDEX_BITS) - 1))) as usize
     }
 }
@@ -295,7 +301,7 @@ impl DpEngine {
     /// layer passes the 2^27 states an edge can name (the general passes take both);
     /// `Err(Err(stop))` when the time limit ran out or the count was cancelled.
     #[allow(clippy::type_complexity)]
-    fn tight_forward(
+    pub(super) fn tight_forward(
         &self,
         opts: &CountOptions,
         keep: bool,
@@ -717,7 +723,7 @@ fn backward_by(
 }
 
 /// The answer of a pass stopped early: no count.
-fn stopped(stop: Stop) -> CountResult {
+pub(super) fn stopped(stop: Stop) -> CountResult {
     CountResult {
         count: 0,
         complete: false,

@@ -1,0 +1,743 @@
+//! Counts of a position by replaying the DP's passes over a wider one it narrows: the
+//! positions of a game, replayed over the empty board's.
+//!
+//! A shot narrows one cell: a miss forbids every move that puts a ship there, a hit every
+//! move that leaves it water. The moves the DP makes at each cell ([`DpEngine::step`]) are then
+//! those it made on the wider position less the forbidden ones, between the same states. So the
+//! trails the tight pass records on the empty board (per state its forward count and its
+//! edges, each edge flagged when its move puts a ship on the cell) hold every position of the
+//! game: a position's counts are the same two sweeps along them with the forbidden edges left
+//! out, with no keys, no tables and no merging. The layers before the first narrowed cell keep
+//! their forward counts; after it, the forward counts are swept again (scattered along the
+//! kept edges); the backward sweep is the tight pass's, its edges filtered. A sweep costs
+//! about a third of the tight pass that records the trails, and the states a position rules
+//! out cost no more than a zero.
+//!
+//! A position applies when it narrows the wider one only by cells and by placements: every
+//! water and ship cell of the wider one is one of its own, its allowed placements are among
+//! the wider one's, and each placement it drops crosses one of its new water cells or, under
+//! no-touch, lies beside one of its ship cells (so the DP's path through it dies anyway). Anything else (a sinking report that rules out
+//! placements, another fleet or rule) is counted afresh.
+
+use std::sync::{Arc, Mutex};
+
+use super::DpEngine;
+use super::state::{ACROSS, DOWN, SINGLE};
+use super::tight::{Counts, INDEX_BITS, SHIP, Trail, stopped};
+use crate::engine::{Cancel, CountError, CountOptions, CountResult, EngineKind, Stop};
+use crate::problem::Problem;
+
+/// The most memory a replay's trails may take: 1 GiB (the empty 10x10 board's take about
+/// 0.2 GiB touching, less without touching). A wider position whose trails would pass it is
+/// not replayed.
+pub const REPLAY_MEMORY: usize = 1 << 30;
+
+/// Which of a cell's edges a narrowed position keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    /// Every edge: the cell is as in the wider position.
+    All,
+    /// The cell is water: only moves that leave it water.
+    Water,
+    /// The cell holds a ship: only moves that put one there.
+    Ship,
+    /// Both (a contradiction): none.
+    None,
+}
+
+impl Kept {
+    #[inline]
+    fn keeps(self, edge: u32) -> bool {
+        match self {
+            Kept::All => true,
+            Kept::Water => edge & SHIP == 0,
+            Kept::Ship => edge & SHIP != 0,
+            Kept::None => false,
+        }
+    }
+}
+
+/// The DP's trails over a wider position, to count the positions that narrow it by
+/// replaying them; see the module documentation. Made for a problem (cheap), the trails are
+/// recorded on the first count that asks for them, once, and shared by every thread.
+pub struct DpReplay {
+    wide: Problem,
+    root: Mutex<Root>,
+    /// Spent forward counts, one vector a layer, reused by later counts.
+    spare: Mutex<Vec<Vec<Vec<u64>>>>,
+}
+
+/// The trails, once recorded.
+enum Root {
+    Unmade,
+    Made(Arc<Trails>),
+    /// The tight pass does not apply to the wider position, or its trails pass
+    /// [`REPLAY_MEMORY`].
+    Unfit,
+}
+
+/// The wider position's DP and the trails of its tight pass.
+struct Trails {
+    dp: DpEngine,
+    /// Per cell, each worker's trail.
+    trails: Vec<Vec<Trail>>,
+    /// Per state of the last layer: 1 when its fleet is complete.
+    finals: Vec<u64>,
+    /// Per layer, its states.
+    sizes: Vec<usize>,
+    /// The wider position's layouts.
+    total: u128,
+}
+
+impl std::fmt::Debug for DpReplay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let made = matches!(
+            *self.root.lock().unwrap_or_else(|e| e.into_inner()),
+            Root::Made(_)
+        );
+        f.debug_struct("DpReplay").field("recorded", &made).finish()
+    }
+}
+
+impl DpReplay {
+    /// A replay over `wide`; nothing is recorded until a count needs it.
+    pub fn new(wide: Problem) -> DpReplay {
+        DpReplay {
+            wide,
+            root: Mutex::new(Root::Unmade),
+            spare: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Whether the trails have been recorded (they then take memory while the replay lives).
+    pub fn recorded(&self) -> bool {
+        matches!(
+            *self.root.lock().unwrap_or_else(|e| e.into_inner()),
+            Root::Made(_)
+        )
+    }
+
+    /// The count of the position `dp` was made for (per-cell counts as `opts` asks) by
+    /// replay; `None` when the position does not narrow the wider one (count it afresh).
+    /// The first count records the trails, within `opts`' time limit and cancellation.
+    pub(super) fn count(
+        &self,
+        dp: &DpEngine,
+        opts: &CountOptions,
+    ) -> Option<Result<CountResult, CountError>> {
+        self.count_if(dp, opts, true)
+    }
+
+    /// [`DpReplay::count`]; with `choose` false it replays even where a fresh count would
+    /// be sooner.
+    fn count_if(
+        &self,
+        dp: &DpEngine,
+        opts: &CountOptions,
+        choose: bool,
+    ) -> Option<Result<CountResult, CountError>> {
+        let mut root = self.root.lock().unwrap_or_else(|e| e.into_inner());
+        let (trails, kept) = match &*root {
+            Root::Made(t) => {
+                let t = t.clone();
+                drop(root);
+                let kept = t.dp.narrowed_by(dp)?;
+                (t, kept)
+            }
+            Root::Unfit => return None,
+            Root::Unmade => {
+                // Another game needs no trails: refused before any are recorded.
+                let wide = DpEngine::new(&self.wide).ok()?;
+                let kept = wide.narrowed_by(dp)?;
+                match record(wide, opts) {
+                    Ok(Some(t)) => {
+                        *root = Root::Made(t.clone());
+                        (t, kept)
+                    }
+                    Ok(None) => {
+                        *root = Root::Unfit;
+                        return None;
+                    }
+                    // Recorded again by the next count.
+                    Err(stop) => return Some(Ok(stopped(stop))),
+                }
+            }
+        };
+        if choose && !trails.sooner(dp, &kept, opts.per_cell) {
+            return None;
+        }
+        Some(self.replay(&trails, &kept, opts))
+    }
+
+    /// The two sweeps along the trails with the edges `kept` allows.
+    fn replay(
+        &self,
+        t: &Trails,
+        kept: &[Kept],
+        opts: &CountOptions,
+    ) -> Result<CountResult, CountError> {
+        let cells = t.trails.len();
+        // The layers up to the first narrowed cell keep the wider position's forward counts.
+        let first = kept.iter().position(|&k| k != Kept::All).unwrap_or(cells);
+        let mut fwd = self
+            .spare
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .unwrap_or_default();
+        fwd.resize_with(cells + 1, Vec::new);
+        let deadline = opts
+            .time_limit
+            .and_then(|d| std::time::Instant::now().checked_add(d));
+        let halt = || -> Option<Stop> {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                Some(Stop::Time)
+            } else if opts.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                Some(Stop::Cancelled)
+            } else {
+                None
+            }
+        };
+        let parallel = opts.parallel;
+        for cell in first..cells {
+            if let Some(stop) = halt() {
+                self.give_back(fwd);
+                return Ok(stopped(stop));
+            }
+            let (before, after) = fwd.split_at_mut(cell + 1);
+            let next = &mut after[0];
+            next.clear();
+            next.resize(t.sizes[cell + 1], 0);
+            let workers = &t.trails[cell];
+            let lists = split_lists(workers, next);
+            let from = counts_of(workers, (cell > first).then(|| &before[cell][..]));
+            let kept = kept[cell];
+            run(
+                parallel,
+                workers.iter().zip(from).zip(lists).collect(),
+                |((tr, from), mut lists)| from.scatter(tr, kept, &mut lists),
+            );
+        }
+        let last: &[u64] = if first < cells { &fwd[cells] } else { &[] };
+        let total: u128 = if first < cells {
+            last.iter()
+                .zip(&t.finals)
+                .map(|(&n, &f)| u128::from(n * f))
+                .sum()
+        } else {
+            t.total
+        };
+        let per_cell = if opts.per_cell {
+            match self.backward(t, kept, first, &fwd, opts, &halt) {
+                Ok(p) => Some(p),
+                Err(stop) => {
+                    self.give_back(fwd);
+                    return Ok(stopped(stop));
+                }
+            }
+        } else {
+            None
+        };
+        self.give_back(fwd);
+        if let Some(p) = &opts.progress {
+            p(2 * cells as u64, 2 * cells as u64);
+        }
+        Ok(CountResult {
+            count: total,
+            complete: true,
+            stopped: None,
+            per_cell,
+            engine: EngineKind::Dp,
+        })
+    }
+
+    /// The backward sweep: each layer's completions along the kept edges, and per cell the
+    /// layouts with a ship on it (forward counts from `fwd` past the layer `first`, the wider
+    /// position's before).
+    #[allow(clippy::too_many_arguments)]
+    fn backward(
+        &self,
+        t: &Trails,
+        kept: &[Kept],
+        first: usize,
+        fwd: &[Vec<u64>],
+        opts: &CountOptions,
+        halt: &dyn Fn() -> Option<Stop>,
+    ) -> Result<Vec<u128>, Stop> {
+        let cells = t.trails.len();
+        let most = t.sizes.iter().copied().max().unwrap_or(0);
+        let mut after: Vec<u64> = Vec::with_capacity(most);
+        after.extend_from_slice(&t.finals);
+        let mut here: Vec<u64> = Vec::with_capacity(most);
+        let mut out = vec![0u128; cells];
+        for cell in (0..cells).rev() {
+            if let Some(stop) = halt() {
+                return Err(stop);
+            }
+            let workers = &t.trails[cell];
+            // Every state's completions are written: no need to clear them first.
+            here.resize(t.sizes[cell], 0);
+            let mut shares = Vec::with_capacity(workers.len());
+            let mut rest = &mut here[..];
+            for tr in workers {
+                let (share, tail) = rest.split_at_mut(tr.degrees.len());
+                shares.push(share);
+                rest = tail;
+            }
+            let from = counts_of(workers, (cell > first).then(|| &fwd[cell][..]));
+            let kept = kept[cell];
+            let ships = run(
+                opts.parallel,
+                workers.iter().zip(from).zip(shares).collect(),
+                |((tr, from), share)| from.gather(tr, kept, &after, share),
+            );
+            out[cell] = ships.into_iter().sum();
+            std::mem::swap(&mut after, &mut here);
+        }
+        Ok(out)
+    }
+
+    fn give_back(&self, fwd: Vec<Vec<u64>>) {
+        let mut spare = self.spare.lock().unwrap_or_else(|e| e.into_inner());
+        // One set: a second count at once makes its own.
+        if spare.is_empty() {
+            spare.push(fwd);
+        }
+    }
+}
+
+/// The tight pass over the wider position `dp`, its trails kept: `Ok(None)` when it does
+/// not apply or its trails pass [`REPLAY_MEMORY`], `Err(stop)` when `opts` stopped it.
+fn record(dp: DpEngine, opts: &CountOptions) -> Result<Option<Arc<Trails>>, Stop> {
+    let record = CountOptions {
+        per_cell: true,
+        parallel: true,
+        time_limit: opts.time_limit,
+        cancel: opts.cancel.clone(),
+        memory_limit: Some(REPLAY_MEMORY),
+        ..CountOptions::default()
+    };
+    let (trails, last, total) = match dp.tight_forward(&record, true, false) {
+        Ok(Some(x)) => x,
+        Ok(None) | Err(Ok(_)) => return Ok(None),
+        Err(Err(stop)) => return Err(stop),
+    };
+    let finals: Vec<u64> = last
+        .iter()
+        .map(|&(k, _)| u64::from(dp.is_final(k)))
+        .collect();
+    let sizes = trails
+        .iter()
+        .map(|w| w.iter().map(|t| t.degrees.len()).sum())
+        .chain([finals.len()])
+        .collect();
+    Ok(Some(Arc::new(Trails {
+        dp,
+        trails,
+        finals,
+        sizes,
+        total,
+    })))
+}
+
+/// Seconds a state of the wider position's layers costs the replay's backward sweep, and
+/// its forward sweep (2 cores, both rules alike); and a counted afresh per state the DP
+/// predicts ([`DpEngine::predicted_states`]), by rule (touch, no-touch) and count (a total,
+/// per cell). Measured in one process on the standard game's positions with 0 to 8 misses
+/// (2-core Intel Xeon; see docs/PERFORMANCE.md): only their ratios matter.
+const SWEEP_SECONDS: (f64, f64) = (2.5e-9, 3.2e-9);
+const FRESH_SECONDS: [[f64; 2]; 2] = [[5.9e-9, 11.3e-9], [2.8e-9, 5.5e-9]];
+
+impl Trails {
+    /// Whether replaying counts the position of `dp` (whose cells keep `kept`) sooner than
+    /// counting it afresh: the sweeps walk every state of the wider position, the forward
+    /// one from the first narrowed cell on, while a fresh count walks only the states left,
+    /// so past a few misses the fresh count wins.
+    fn sooner(&self, dp: &DpEngine, kept: &[Kept], per_cell: bool) -> bool {
+        let cells = kept.len();
+        let first = kept.iter().position(|&k| k != Kept::All).unwrap_or(cells);
+        let states = self.sizes.iter().sum::<usize>() as f64;
+        let swept = (cells - first) as f64 / cells.max(1) as f64;
+        let (backward, forward) = SWEEP_SECONDS;
+        let replay = states * (forward * swept + if per_cell { backward } else { 0.0 });
+        let fresh = FRESH_SECONDS[usize::from(dp.no_touch)][usize::from(per_cell)];
+        replay < fresh * dp.predicted_states()
+    }
+}
+
+/// Where a worker's forward counts at a layer come from: its trail (the wider position's)
+/// or the share of a swept layer.
+enum Source<'a> {
+    Trail(&'a Counts),
+    Swept(&'a [u64]),
+}
+
+/// Each worker's forward counts at a layer: `swept` when the layer was swept again, else the
+/// trails'.
+fn counts_of<'a>(workers: &'a [Trail], swept: Option<&'a [u64]>) -> Vec<Source<'a>> {
+    let mut at = 0;
+    workers
+        .iter()
+        .map(|tr| match swept {
+            Some(s) => {
+                let n = tr.degrees.len();
+                at += n;
+                Source::Swept(&s[at - n..at])
+            }
+            None => Source::Trail(&tr.counts),
+        })
+        .collect()
+}
+
+impl Source<'_> {
+    /// Adds each state's forward count to its successors along the kept edges.
+    fn scatter(&self, tr: &Trail, kept: Kept, lists: &mut [&mut [u64]]) {
+        match self {
+            Source::Trail(Counts::Narrow(c)) => {
+                scatter_by(tr, c.iter().map(|&n| u64::from(n)), kept, lists)
+            }
+            Source::Trail(Counts::Wide(c)) => scatter_by(tr, c.iter().copied(), kept, lists),
+            Source::Trail(Counts::None) => unreachable!("a replay's trails keep their counts"),
+            Source::Swept(c) => scatter_by(tr, c.iter().copied(), kept, lists),
+        }
+    }
+
+    /// Each state's completions along the kept edges into `here`; returns the layouts with
+    /// a ship on the cell.
+    fn gather(&self, tr: &Trail, kept: Kept, after: &[u64], here: &mut [u64]) -> u128 {
+        match self {
+            Source::Trail(Counts::Narrow(c)) => {
+                gather_by(tr, c.iter().map(|&n| u64::from(n)), kept, after, here)
+            }
+            Source::Trail(Counts::Wide(c)) => gather_by(tr, c.iter().copied(), kept, after, here),
+            Source::Trail(Counts::None) => unreachable!("a replay's trails keep their counts"),
+            Source::Swept(c) => gather_by(tr, c.iter().copied(), kept, after, here),
+        }
+    }
+}
+
+#[inline]
+fn scatter_by(tr: &Trail, counts: impl Iterator<Item = u64>, kept: Kept, lists: &mut [&mut [u64]]) {
+    let index = (1u32 << INDEX_BITS) - 1;
+    let mut k = 0;
+    for (n, &d) in counts.zip(&tr.degrees) {
+        let edges = &tr.edges[k..k + usize::from(d)];
+        k += usize::from(d);
+        if n == 0 {
+            continue;
+        }
+        for &e in edges {
+            if kept.keeps(e) {
+                let list = ((e & !SHIP) >> INDEX_BITS) as usize;
+                // Narrowed counts are at most the wider position's, which fit.
+                lists[list][(e & index) as usize] += n;
+            }
+        }
+    }
+}
+
+#[inline]
+fn gather_by(
+    tr: &Trail,
+    counts: impl Iterator<Item = u64>,
+    kept: Kept,
+    after: &[u64],
+    here: &mut [u64],
+) -> u128 {
+    let mut ships = 0u128;
+    let mut k = 0;
+    for ((n, &d), out) in counts.zip(&tr.degrees).zip(here) {
+        let (mut all, mut ship) = (0u64, 0u64);
+        for &e in &tr.edges[k..k + usize::from(d)] {
+            if kept.keeps(e) {
+                let c = after[tr.successor_of(e)];
+                all += c;
+                if e & SHIP != 0 {
+                    ship += c;
+                }
+            }
+        }
+        k += usize::from(d);
+        *out = all;
+        ships += u128::from(n) * u128::from(ship);
+    }
+    ships
+}
+
+/// A layer's vector cut into each worker's lists, in the order the tight pass laid them out
+/// (list by list, worker by worker): per worker, a slice per list.
+fn split_lists<'a>(workers: &[Trail], next: &'a mut [u64]) -> Vec<Vec<&'a mut [u64]>> {
+    let lists = workers.first().map_or(0, |t| t.starts.len());
+    let mut out: Vec<Vec<&mut [u64]>> = workers.iter().map(|_| Vec::with_capacity(lists)).collect();
+    let total = next.len();
+    let mut rest = next;
+    for l in 0..lists {
+        for p in 0..workers.len() {
+            let start = workers[p].starts[l] as usize;
+            let end = if p + 1 < workers.len() {
+                workers[p + 1].starts[l] as usize
+            } else if l + 1 < lists {
+                workers[0].starts[l + 1] as usize
+            } else {
+                total
+            };
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(end - start);
+            out[p].push(mine);
+            rest = tail;
+        }
+    }
+    out
+}
+
+/// The cells around `cells` (theirs among them), on the board.
+fn halo(d: crate::geom::Dims, cells: &[usize]) -> impl Iterator<Item = usize> + '_ {
+    cells.iter().flat_map(move |&c| {
+        let (r, col) = d.row_col(c);
+        (r.saturating_sub(1)..(r + 2).min(d.height)).flat_map(move |rr| {
+            (col.saturating_sub(1)..(col + 2).min(d.width)).map(move |cc| rr * d.width + cc)
+        })
+    })
+}
+
+/// `f` over each item, on the pool's threads when `parallel` and there are several.
+fn run<T: Send, R: Send>(
+    parallel: bool,
+    items: Vec<T>,
+    f: impl Fn(T) -> R + Sync + Send,
+) -> Vec<R> {
+    if parallel {
+        super::forward::run(items, f)
+    } else {
+        items.into_iter().map(f).collect()
+    }
+}
+
+impl DpEngine {
+    /// Which edges of each cell the position of `narrow` keeps of this (wider) position's,
+    /// `None` when it does not narrow this one by cells and placements alone (see the module
+    /// documentation).
+    fn narrowed_by(&self, narrow: &DpEngine) -> Option<Vec<Kept>> {
+        if self.dims != narrow.dims
+            || self.lens != narrow.lens
+            || self.counters != narrow.counters
+            || self.no_touch != narrow.no_touch
+        {
+            return None;
+        }
+        let cells = self.dims.cells();
+        let mut kept = Vec::with_capacity(cells);
+        for c in 0..cells {
+            if (self.water[c] && !narrow.water[c]) || (self.ship[c] && !narrow.ship[c]) {
+                return None;
+            }
+            let water = narrow.water[c] && !self.water[c];
+            let ship = narrow.ship[c] && !self.ship[c];
+            kept.push(match (water, ship) {
+                (false, false) => Kept::All,
+                (true, false) => Kept::Water,
+                (false, true) => Kept::Ship,
+                (true, true) => Kept::None,
+            });
+        }
+        let types = self.lens.len();
+        let w = self.dims.width;
+        for (i, (&wide, &narrowed)) in self.starts.iter().zip(&narrow.starts).enumerate() {
+            if narrowed & !wide != 0 {
+                return None;
+            }
+            let (anchor, t) = (i / types, i % types);
+            for dir in [SINGLE, ACROSS, DOWN] {
+                if wide & dir == 0 || narrowed & dir != 0 {
+                    continue;
+                }
+                let step = if dir == DOWN { w } else { 1 };
+                let len = if dir == SINGLE { 1 } else { self.lens[t] };
+                let cells: Vec<usize> = (0..len).map(|j| anchor + j * step).collect();
+                let water = |&c: &usize| matches!(kept[c], Kept::Water | Kept::None);
+                // Under no-touch a ship beside the placement touches it, whatever covers it.
+                let beside_ship = self.no_touch
+                    && halo(self.dims, &cells).any(|c| narrow.ship[c] && !cells.contains(&c));
+                if !cells.iter().any(water) && !beside_ship {
+                    return None;
+                }
+            }
+        }
+        Some(kept)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clue::Clue;
+    use crate::rules::Rules;
+    use crate::{Dims, Fleet, ProblemSpec};
+
+    fn problem(
+        w: usize,
+        h: usize,
+        fleet: &[usize],
+        rules: Rules,
+        clues: &[(usize, Clue)],
+    ) -> Problem {
+        let mut spec = ProblemSpec::empty(Dims::new(w, h), Fleet::straight(fleet), rules);
+        if !clues.is_empty() {
+            spec.clues = vec![None; w * h];
+            for &(c, clue) in clues {
+                spec.clues[c] = Some(clue);
+            }
+        }
+        spec.build().unwrap()
+    }
+
+    /// The replay against the DP counting afresh, on one core and split, with and without
+    /// per-cell counts.
+    fn agree(replay: &DpReplay, narrow: &Problem) {
+        let dp = DpEngine::new(narrow).unwrap();
+        for parallel in [false, true] {
+            for per_cell in [true, false] {
+                let opts = CountOptions {
+                    per_cell,
+                    parallel,
+                    ..CountOptions::default()
+                };
+                let fresh = dp.count(&opts).unwrap();
+                let replayed = replay
+                    .count_if(&dp, &opts, false)
+                    .expect("it narrows")
+                    .unwrap();
+                assert_eq!(replayed.count, fresh.count);
+                assert_eq!(replayed.per_cell, fresh.per_cell);
+                assert!(replayed.complete);
+            }
+        }
+    }
+
+    #[test]
+    fn a_replay_counts_what_the_dp_counts() {
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            // Layers past 4,096 states, which the tight pass splits between workers.
+            let (w, h, fleet) = (9, 8, [5, 4, 3, 3, 2]);
+            let replay = DpReplay::new(problem(w, h, &fleet, rules, &[]));
+            let water = |cells: &[usize]| -> Vec<(usize, Clue)> {
+                cells.iter().map(|&c| (c, Clue::Water)).collect()
+            };
+            // The wider position itself, then misses (the first late, then early), then hits.
+            agree(&replay, &problem(w, h, &fleet, rules, &[]));
+            agree(&replay, &problem(w, h, &fleet, rules, &water(&[60])));
+            agree(
+                &replay,
+                &problem(w, h, &fleet, rules, &water(&[60, 4, 31, 32])),
+            );
+            let mut shots = water(&[0, 17, 40, 71]);
+            shots.extend([(22, Clue::Ship), (23, Clue::Ship), (55, Clue::Ship)]);
+            agree(&replay, &problem(w, h, &fleet, rules, &shots));
+            // No layout left: the fleet cannot fit beside a column of water.
+            let wall: Vec<usize> = (0..h).map(|r| r * w + 4).chain(0..w).collect();
+            let none = problem(w, h, &fleet, rules, &water(&wall));
+            agree(&replay, &none);
+        }
+        // Counts past 32 bits: the trails' forward counts are 64 bits wide from some layer on.
+        let replay = DpReplay::new(problem(8, 8, &[3, 2, 2, 2, 1, 1, 1], Rules::Touch, &[]));
+        let clues = [(9, Clue::Water), (50, Clue::Ship), (51, Clue::Water)];
+        agree(
+            &replay,
+            &problem(8, 8, &[3, 2, 2, 2, 1, 1, 1], Rules::Touch, &clues),
+        );
+    }
+
+    /// A position that does not narrow the wider one is left to a fresh count, and asks for
+    /// no trails.
+    #[test]
+    fn only_narrower_positions_are_replayed() {
+        let fleet = [4, 3, 2];
+        let wide = problem(7, 7, &fleet, Rules::Touch, &[(10, Clue::Water)]);
+        let replay = DpReplay::new(wide);
+        let opts = CountOptions {
+            per_cell: true,
+            ..CountOptions::default()
+        };
+        let refused = |p: &Problem| {
+            replay
+                .count_if(&DpEngine::new(p).unwrap(), &opts, false)
+                .is_none()
+        };
+        // The wider position's water lifted; another fleet; the other rule; a ship end, which
+        // rules out placements that cross no water.
+        assert!(refused(&problem(7, 7, &fleet, Rules::Touch, &[])));
+        assert!(refused(&problem(
+            7,
+            7,
+            &[4, 3, 3],
+            Rules::Touch,
+            &[(10, Clue::Water)]
+        )));
+        assert!(refused(&problem(
+            7,
+            7,
+            &fleet,
+            Rules::NoTouch,
+            &[(10, Clue::Water)]
+        )));
+        let end = Clue::from_symbol('<').unwrap();
+        assert!(refused(&problem(
+            7,
+            7,
+            &fleet,
+            Rules::Touch,
+            &[(10, Clue::Water), (20, end)]
+        )));
+        assert!(matches!(*replay.root.lock().unwrap(), Root::Unmade));
+        // A narrower one records them once, and is counted.
+        agree(
+            &replay,
+            &problem(
+                7,
+                7,
+                &fleet,
+                Rules::Touch,
+                &[(10, Clue::Water), (30, Clue::Ship)],
+            ),
+        );
+        assert!(matches!(*replay.root.lock().unwrap(), Root::Made(_)));
+    }
+
+    /// The replay is chosen where it is sooner: for the wider position itself (its backward
+    /// sweep alone), not once misses from the first row on leave few of its states.
+    #[test]
+    fn the_replay_is_chosen_where_it_is_sooner() {
+        let wide = problem(9, 8, &[5, 4, 3, 3, 2], Rules::Touch, &[]);
+        let replay = DpReplay::new(wide.clone());
+        let opts = CountOptions {
+            per_cell: true,
+            ..CountOptions::default()
+        };
+        let dp = DpEngine::new(&wide).unwrap();
+        assert!(replay.count(&dp, &opts).is_some());
+        let misses: Vec<(usize, Clue)> = (0..72).step_by(3).map(|c| (c, Clue::Water)).collect();
+        let narrow = problem(9, 8, &[5, 4, 3, 3, 2], Rules::Touch, &misses);
+        let dp = DpEngine::new(&narrow).unwrap();
+        assert!(replay.count(&dp, &opts).is_none());
+        assert!(replay.count_if(&dp, &opts, false).is_some());
+    }
+
+    /// A recording stopped by its time limit says so, and the next count records again.
+    #[test]
+    fn a_stopped_recording_is_tried_again() {
+        let wide = problem(9, 8, &[5, 4, 3, 3, 2], Rules::Touch, &[]);
+        let replay = DpReplay::new(wide.clone());
+        let dp = DpEngine::new(&wide).unwrap();
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let opts = CountOptions {
+            per_cell: true,
+            cancel: Some(cancel),
+            ..CountOptions::default()
+        };
+        let stopped = replay.count_if(&dp, &opts, false).unwrap().unwrap();
+        assert_eq!(stopped.stopped, Some(Stop::Cancelled));
+        assert!(!stopped.complete);
+        assert!(matches!(*replay.root.lock().unwrap(), Root::Unmade));
+        agree(&replay, &wide);
+    }
+}
