@@ -59,7 +59,8 @@ impl Kept {
 
 /// The DP's trails over a wider position, to count the positions that narrow it by
 /// replaying them; see the module documentation. Made for a problem (cheap), the trails are
-/// recorded on the first count that asks for them, once, and shared by every thread.
+/// recorded by the first count that asks for them, once, and shared by every thread (counts
+/// that come while they are being recorded count afresh).
 pub struct DpReplay {
     wide: Problem,
     root: Mutex<Root>,
@@ -70,6 +71,11 @@ pub struct DpReplay {
 /// The trails, once recorded.
 enum Root {
     Unmade,
+    /// A count is recording them. No lock is held meanwhile: the recording shares its work
+    /// with the thread pool, whose threads may take up other counts (of other games of a
+    /// run), and a count that finds the trails being recorded counts afresh rather than wait
+    /// on a thread that may be its own.
+    Recording,
     Made(Arc<Trails>),
     /// The tight pass does not apply to the wider position, or its trails pass
     /// [`REPLAY_MEMORY`].
@@ -136,7 +142,8 @@ impl DpReplay {
         opts: &CountOptions,
         choose: bool,
     ) -> Option<Result<CountResult, CountError>> {
-        let mut root = self.root.lock().unwrap_or_else(|e| e.into_inner());
+        let lock = || self.root.lock().unwrap_or_else(|e| e.into_inner());
+        let mut root = lock();
         let (trails, kept) = match &*root {
             Root::Made(t) => {
                 let t = t.clone();
@@ -144,12 +151,16 @@ impl DpReplay {
                 let kept = t.dp.narrowed_by(dp)?;
                 (t, kept)
             }
-            Root::Unfit => return None,
+            Root::Unfit | Root::Recording => return None,
             Root::Unmade => {
                 // Another game needs no trails: refused before any are recorded.
                 let wide = DpEngine::new(&self.wide).ok()?;
                 let kept = wide.narrowed_by(dp)?;
-                match record(wide, opts) {
+                *root = Root::Recording;
+                drop(root);
+                let recorded = record(wide, opts);
+                let mut root = lock();
+                match recorded {
                     Ok(Some(t)) => {
                         *root = Root::Made(t.clone());
                         (t, kept)
@@ -159,7 +170,10 @@ impl DpReplay {
                         return None;
                     }
                     // Recorded again by the next count.
-                    Err(stop) => return Some(Ok(stopped(stop))),
+                    Err(stop) => {
+                        *root = Root::Unmade;
+                        return Some(Ok(stopped(stop)));
+                    }
                 }
             }
         };
