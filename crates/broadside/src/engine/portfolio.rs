@@ -24,7 +24,7 @@
 //! unit, fitted by `cargo bench --bench auto` on every state of simulated games and on
 //! states with 1 to 10 misses. The two costs scale nearly alike with the machine and its
 //! load; the DP bears a load a little worse, so the enumerator keeps the states where the DP
-//! would be only a little faster ([`DP_UNDER_LOAD`]). The choice reads no clock: it is the
+//! would be only a little faster (`DP_UNDER_LOAD`). The choice reads no clock: it is the
 //! same on any machine, idle or loaded.
 //!
 //! [`Engine::count`]: super::Engine::count

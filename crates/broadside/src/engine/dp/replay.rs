@@ -9,15 +9,17 @@
 //! game: a position's counts are the same two sweeps along them with the forbidden edges left
 //! out, with no keys, no tables and no merging. The layers before the first narrowed cell keep
 //! their forward counts; after it, the forward counts are swept again (scattered along the
-//! kept edges); the backward sweep is the tight pass's, its edges filtered. A sweep costs
-//! about a third of the tight pass that records the trails, and the states a position rules
-//! out cost no more than a zero.
+//! kept edges); the backward sweep is the tight pass's, its edges filtered. The backward
+//! sweep alone costs a fifth of the tight pass that records the trails on the standard game,
+//! both sweeps about half; but they walk every state of the wider position, the ones the
+//! position rules out included, so [`Trails::sooner`] weighs them against a fresh count.
 //!
 //! A position applies when it narrows the wider one only by cells and by placements: every
 //! water and ship cell of the wider one is one of its own, its allowed placements are among
 //! the wider one's, and each placement it drops crosses one of its new water cells or, under
-//! no-touch, lies beside one of its ship cells (so the DP's path through it dies anyway). Anything else (a sinking report that rules out
-//! placements, another fleet or rule) is counted afresh.
+//! no-touch, lies beside one of its ship cells (so the DP's path through it dies anyway).
+//! Anything else (a sinking report that rules out placements, another fleet or rule) is
+//! counted afresh.
 
 use std::sync::{Arc, Mutex};
 
