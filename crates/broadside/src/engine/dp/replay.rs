@@ -179,10 +179,15 @@ impl DpReplay {
                 }
             }
         };
-        if choose && !trails.sooner(dp, &kept, opts.per_cell) {
+        // The layers up to the first narrowed cell keep the wider position's forward counts.
+        let first = kept
+            .iter()
+            .position(|&k| k != Kept::All)
+            .unwrap_or(kept.len());
+        if choose && !trails.sooner(dp, first, opts.per_cell) {
             return None;
         }
-        Some(self.replay(&trails, &kept, opts))
+        Some(self.replay(&trails, &kept, first, opts))
     }
 
     /// The two sweeps along the trails with the edges `kept` allows.
@@ -190,11 +195,10 @@ impl DpReplay {
         &self,
         t: &Trails,
         kept: &[Kept],
+        first: usize,
         opts: &CountOptions,
     ) -> Result<CountResult, CountError> {
         let cells = t.trails.len();
-        // The layers up to the first narrowed cell keep the wider position's forward counts.
-        let first = kept.iter().position(|&k| k != Kept::All).unwrap_or(cells);
         let mut fwd = self
             .spare
             .lock()
@@ -234,9 +238,9 @@ impl DpReplay {
                 |((tr, from), mut lists)| from.scatter(tr, kept, &mut lists),
             );
         }
-        let last: &[u64] = if first < cells { &fwd[cells] } else { &[] };
         let total: u128 = if first < cells {
-            last.iter()
+            fwd[cells]
+                .iter()
                 .zip(&t.finals)
                 .map(|(&n, &f)| u128::from(n * f))
                 .sum()
@@ -270,7 +274,6 @@ impl DpReplay {
     /// The backward sweep: each layer's completions along the kept edges, and per cell the
     /// layouts with a ship on it (forward counts from `fwd` past the layer `first`, the wider
     /// position's before).
-    #[allow(clippy::too_many_arguments)]
     fn backward(
         &self,
         t: &Trails,
@@ -365,13 +368,12 @@ const SWEEP_SECONDS: (f64, f64) = (2.5e-9, 3.2e-9);
 const FRESH_SECONDS: [[f64; 2]; 2] = [[5.9e-9, 11.3e-9], [2.8e-9, 5.5e-9]];
 
 impl Trails {
-    /// Whether replaying counts the position of `dp` (whose cells keep `kept`) sooner than
-    /// counting it afresh: the sweeps walk every state of the wider position, the forward
-    /// one from the first narrowed cell on, while a fresh count walks only the states left,
-    /// so past a few misses the fresh count wins.
-    fn sooner(&self, dp: &DpEngine, kept: &[Kept], per_cell: bool) -> bool {
-        let cells = kept.len();
-        let first = kept.iter().position(|&k| k != Kept::All).unwrap_or(cells);
+    /// Whether replaying counts the position of `dp` (narrowed from cell `first` on) sooner
+    /// than counting it afresh: the sweeps walk every state of the wider position, the
+    /// forward one from the first narrowed cell on, while a fresh count walks only the states
+    /// left, so past a few misses the fresh count wins.
+    fn sooner(&self, dp: &DpEngine, first: usize, per_cell: bool) -> bool {
+        let cells = self.trails.len();
         let states = self.sizes.iter().sum::<usize>() as f64;
         let swept = (cells - first) as f64 / cells.max(1) as f64;
         let (backward, forward) = SWEEP_SECONDS;
