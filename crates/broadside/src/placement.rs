@@ -6,6 +6,9 @@
 //! allow. [`segment_at`] says which segment (`<`, `m`, `>`, ...) a cell is within a ship, as
 //! the clue symbols and the layout pictures write it.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use crate::geom::Dims;
 use crate::shape::{Segment, Shape};
 
@@ -31,6 +34,29 @@ impl Placement {
             halo.retain(|c| !cells.contains(c));
             Placement { ty, cells, halo }
         })
+    }
+
+    /// [`Placement::all`] of type 0, made once per board size and shape in a process and
+    /// shared: every position of a game is built from the same placements (their halos cost
+    /// a sort each), so a shot's position costs a filter, not their making.
+    pub(crate) fn all_shared(dims: Dims, shape: &Shape) -> Arc<[Placement]> {
+        /// Board sizes and shapes kept; past this the cache starts afresh (a process that
+        /// keeps meeting new ones pays what it would without the cache).
+        const KEPT: usize = 64;
+        type Made = HashMap<(Dims, Shape), Arc<[Placement]>>;
+        static MADE: OnceLock<Mutex<Made>> = OnceLock::new();
+        let made = MADE.get_or_init(Mutex::default);
+        let key = (dims, shape.clone());
+        if let Some(all) = made.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return all.clone();
+        }
+        let all: Arc<[Placement]> = Placement::all(dims, 0, shape).collect();
+        let mut made = made.lock().unwrap_or_else(|e| e.into_inner());
+        if made.len() >= KEPT {
+            made.clear();
+        }
+        made.insert(key, all.clone());
+        all
     }
 
     /// The cells (increasing) of every placement of `shape`, in the order of

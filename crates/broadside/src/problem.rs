@@ -336,8 +336,10 @@ fn allowed_placements(spec: &ProblemSpec, facts: &ShotFacts) -> Vec<Vec<Placemen
         .iter()
         .enumerate()
         .map(|(ty, t)| {
-            Placement::all(spec.dims, ty, &t.shape)
+            Placement::all_shared(spec.dims, &t.shape)
+                .iter()
                 .filter(|p| placement_allowed(spec, p) && facts.allows(ty, &p.cells))
+                .map(|p| Placement { ty, ..p.clone() })
                 .collect()
         })
         .collect()
@@ -360,19 +362,18 @@ fn placement_allowed(spec: &ProblemSpec, p: &Placement) -> bool {
     {
         return false;
     }
-    let mut per_row = std::collections::BTreeMap::<usize, usize>::new();
-    let mut per_col = std::collections::BTreeMap::<usize, usize>::new();
-    for &cell in &p.cells {
-        let (r, c) = d.row_col(cell);
-        *per_row.entry(r).or_default() += 1;
-        *per_col.entry(c).or_default() += 1;
-    }
-    per_row
-        .iter()
-        .all(|(&r, &n)| spec.row_count(r).is_none_or(|k| n <= k))
-        && per_col
-            .iter()
-            .all(|(&c, &n)| spec.col_count(c).is_none_or(|k| n <= k))
+    // Each row and column the placement crosses, counted at its first cell there.
+    let fits = |line: &dyn Fn(usize) -> usize, count: &dyn Fn(usize) -> Option<usize>| {
+        p.cells.iter().enumerate().all(|(i, &cell)| {
+            let l = line(cell);
+            if p.cells[..i].iter().any(|&c| line(c) == l) {
+                return true;
+            }
+            count(l).is_none_or(|k| p.cells[i..].iter().filter(|&&c| line(c) == l).count() <= k)
+        })
+    };
+    (spec.rows.is_empty() || fits(&|c| d.row_col(c).0, &|r| spec.row_count(r)))
+        && (spec.cols.is_empty() || fits(&|c| d.row_col(c).1, &|c| spec.col_count(c)))
 }
 
 impl Problem {
@@ -423,5 +424,48 @@ impl Problem {
     /// [`Problem::conflicts`]).
     pub(crate) fn shot_conflicts(&self) -> &[Conflict] {
         &self.shot_conflicts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The placements a problem keeps under row and column counts, against the rule written
+    /// out plainly: a placement is refused when it puts more cells in a line than the line's
+    /// count (and kept, with its type, when it puts no more).
+    #[test]
+    fn a_placement_over_a_line_s_count_is_refused() {
+        let d = Dims::new(6, 5);
+        let fleet = Fleet::straight(&[4, 3, 2]);
+        let mut spec = ProblemSpec::empty(d, fleet.clone(), Rules::Touch);
+        spec.rows = vec![Some(2), None, Some(1), Some(0), None];
+        spec.cols = vec![None, Some(3), Some(1), None, None, Some(2)];
+        let problem = spec.clone().build().expect("a well-formed spec");
+        for (ty, t) in fleet.types().iter().enumerate() {
+            let within = |cells: &[usize]| {
+                let most = |line: &dyn Fn(usize) -> usize, k: usize, count: Option<usize>| {
+                    count.is_none_or(|n| cells.iter().filter(|&&c| line(c) == k).count() <= n)
+                };
+                (0..d.height).all(|r| most(&|c| d.row_col(c).0, r, spec.row_count(r)))
+                    && (0..d.width).all(|col| most(&|c| d.row_col(c).1, col, spec.col_count(col)))
+            };
+            let want: Vec<Vec<usize>> = Placement::all(d, ty, &t.shape)
+                .map(|p| p.cells)
+                .filter(|cells| within(cells))
+                .collect();
+            let kept: Vec<Vec<usize>> = problem
+                .placements(ty)
+                .iter()
+                .map(|p| {
+                    assert_eq!(p.ty, ty);
+                    p.cells.clone()
+                })
+                .collect();
+            assert_eq!(kept, want, "type {ty}");
+            // The counts refuse some placements of every type, and leave some.
+            let all = Placement::all(d, ty, &t.shape).count();
+            assert!(!kept.is_empty() && kept.len() < all, "type {ty}: {} of {all}", kept.len());
+        }
     }
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::tables::{State, Tables};
+use super::tables::{Cand, State, Tables};
 use crate::bitboard::Bits;
 use crate::engine::{Cancel, CountError, CountOptions, CountResult, Stop};
 
@@ -40,6 +40,9 @@ pub(super) struct Ctl<'a> {
     pub(super) found: u128,
     pub(super) nodes: u64,
     pub(super) overflow: bool,
+    /// Candidate lists of nodes left, for the next nodes to fill: a search allocates one
+    /// per level, not one per node.
+    spare: Vec<Vec<Cand>>,
 }
 
 impl<'a> Ctl<'a> {
@@ -54,6 +57,7 @@ impl<'a> Ctl<'a> {
             found: 0,
             nodes: 0,
             overflow: false,
+            spare: Vec::new(),
         }
     }
 
@@ -424,9 +428,9 @@ impl<const N: usize> Tables<N> {
             }
             return;
         }
-        let mut cands = Vec::new();
+        let mut cands = ctl.spare.pop().unwrap_or_default();
         self.candidates(st, &mut cands);
-        for c in cands {
+        for &c in &cands {
             let saved = (st.ships, st.blocked);
             let floor = st.floor[c.ty as usize];
             self.place(st, c);
@@ -441,9 +445,10 @@ impl<const N: usize> Tables<N> {
             st.floor[c.ty as usize] = floor;
             self.unplace(st, c, saved);
             if ctl.reason.is_some() {
-                return;
+                break;
             }
         }
+        ctl.spare.push(cands);
     }
 
     /// Splits the root into independent subtrees for the threads.

@@ -129,6 +129,15 @@ impl<const N: usize> Tables<N> {
                     anchors: Bits::EMPTY,
                 })
                 .collect();
+            // Each orientation's offsets in increasing order, as a placement's cells are.
+            let sorted: Vec<Vec<usize>> = orients
+                .iter()
+                .map(|o| {
+                    let mut a = o.offsets.clone();
+                    a.sort_unstable();
+                    a
+                })
+                .collect();
             let mut plcs = Vec::new();
             for (idx, p) in problem.placements(ty).iter().enumerate() {
                 let mask = Bits::from_cells(p.cells.iter().copied());
@@ -141,27 +150,25 @@ impl<const N: usize> Tables<N> {
                     let c0 = p.cells.iter().map(|&c| d.row_col(c).1).min().unwrap_or(0);
                     d.index(r0, c0)
                 };
-                let rel: Vec<usize> = p.cells.iter().map(|&c| c - anchor).collect();
-                let orient = orients
+                let orient = sorted
                     .iter()
-                    .position(|o| {
-                        let mut a = o.offsets.clone();
-                        a.sort_unstable();
-                        a == rel
-                    })
+                    .position(|a| a.iter().map(|&o| o + anchor).eq(p.cells.iter().copied()))
                     .expect("a placement has one of its type's orientations");
                 orients[orient].anchors.insert(anchor);
+                // Only the counted lines (none in a game: no allocation then).
                 let mut deltas: Vec<(u16, u16)> = Vec::new();
                 for &c in &p.cells {
                     let (r, col) = d.row_col(c);
                     for line in [r, d.height + col] {
+                        if caps[line].is_none() {
+                            continue;
+                        }
                         match deltas.iter_mut().find(|x| x.0 as usize == line) {
                             Some(x) => x.1 += 1,
                             None => deltas.push((line as u16, 1)),
                         }
                     }
                 }
-                deltas.retain(|&(l, _)| caps[l as usize].is_some());
                 for &c in &p.cells {
                     cover[c].push((ty as u16, idx as u32));
                 }
@@ -322,31 +329,32 @@ impl<const N: usize> Tables<N> {
         out.clear();
         let open = self.required - st.ships;
         if !open.is_empty() {
-            let mut best: Option<Vec<Cand>> = None;
+            let covering = |cell: usize| {
+                self.cover[cell].iter().filter(|&&(ty, idx)| {
+                    let t = ty as usize;
+                    st.rem[t] > 0
+                        && idx as usize >= st.floor[t]
+                        && self.fits(st, &self.types[t].plcs[idx as usize])
+                })
+            };
+            // The open cell with the fewest placements covering it (the first such).
+            let mut best: Option<(usize, usize)> = None;
             for cell in open.iter() {
-                let cands: Vec<Cand> = self.cover[cell]
-                    .iter()
-                    .filter(|&&(ty, idx)| {
-                        let t = ty as usize;
-                        st.rem[t] > 0
-                            && idx as usize >= st.floor[t]
-                            && self.fits(st, &self.types[t].plcs[idx as usize])
-                    })
-                    .map(|&(ty, idx)| Cand {
-                        ty,
-                        idx,
-                        type_step: false,
-                    })
-                    .collect();
-                if best.as_ref().is_none_or(|b| cands.len() < b.len()) {
-                    let done = cands.len() <= 1;
-                    best = Some(cands);
-                    if done {
+                let n = covering(cell).count();
+                if best.is_none_or(|(_, b)| n < b) {
+                    best = Some((cell, n));
+                    if n <= 1 {
                         break;
                     }
                 }
             }
-            out.extend(best.unwrap_or_default());
+            if let Some((cell, _)) = best {
+                out.extend(covering(cell).map(|&(ty, idx)| Cand {
+                    ty,
+                    idx,
+                    type_step: false,
+                }));
+            }
             return;
         }
         let Some(ty) = st.rem.iter().position(|&r| r > 0) else {
