@@ -465,7 +465,11 @@ mod tests {
             assert_eq!(kept, want, "type {ty}");
             // The counts refuse some placements of every type, and leave some.
             let all = Placement::all(d, ty, &t.shape).count();
-            assert!(!kept.is_empty() && kept.len() < all, "type {ty}: {} of {all}", kept.len());
+            assert!(
+                !kept.is_empty() && kept.len() < all,
+                "type {ty}: {} of {all}",
+                kept.len()
+            );
         }
     }
 }
