@@ -108,20 +108,33 @@ def test_two_shooters_compare_game_by_game_as_summarize_does(client, cli, tmp_pa
         a.compare(broadside.simulate("density", games=10, **{**TABLE, "seed": 4}))
 
 
-def test_a_killed_worker_loses_nothing(client):
-    local = broadside.simulate("greedy", games=1500, chunk=50, **TABLE)
+def test_a_killed_worker_loses_nothing(client, tmp_path):
+    local = broadside.simulate("greedy", games=3000, chunk=50, **TABLE)
     pids = client.run(os.getpid)
     victim = sorted(pids.values())[0]
+    out = tmp_path / "killed.jsonl"
+    kept_at_kill = []
+
+    def chunks_kept():
+        # The file's first line names the run; each further line is a chunk played.
+        return len(out.read_text().splitlines()) - 1 if out.exists() else 0
 
     def kill():
-        time.sleep(0.3)
+        # Once the run has kept its first chunk, so the kill falls mid-run however fast the
+        # machine plays (a minute at most, in case the run fails first).
+        deadline = time.monotonic() + 60
+        while chunks_kept() < 1 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        kept_at_kill.append(chunks_kept())
         os.kill(victim, signal.SIGKILL)
 
     t = threading.Thread(target=kill)
     t.start()
-    spread = broadside.simulate("greedy", games=1500, chunk=50, client=client, **TABLE)
+    spread = broadside.simulate(
+        "greedy", games=3000, chunk=50, client=client, out=str(out), **TABLE
+    )
     t.join()
-    assert spread.seconds > 0.3, "the run ended before the kill"
+    assert 1 <= kept_at_kill[0] < 60, f"the kill came after {kept_at_kill[0]} of 60 chunks"
     assert spread.shots.tolist() == local.shots.tolist()
     # The worker was killed (the nanny starts another in its place).
     assert victim not in client.run(os.getpid).values()
