@@ -450,7 +450,22 @@ fn count_planned(
             ..CountOptions::default()
         })
     };
-    let p = plan_with(problem, &dp, opts.per_cell);
+    let mut p = plan_with(problem, &dp, opts.per_cell);
+    // Where the DP's trails over a wider position are at hand, its count may be their replay:
+    // weighed against the enumerator as a fresh count is (the plan predicted the DP's states
+    // only where the enumerator was not surely sooner).
+    if p.choice == Choice::Enumerator
+        && p.dp_states.is_some()
+        && let Some(states) = opts
+            .replay
+            .as_ref()
+            .and_then(|r| r.predicted_states(&dp, opts.per_cell))
+    {
+        let (per_unit, per_state) = seconds(problem, opts.per_cell);
+        if DP_UNDER_LOAD * per_state * states < per_unit * p.enum_work() {
+            p.choice = Choice::Dp;
+        }
+    }
     // Cut short, the DP has counted nothing, while the enumerator's partial counts hold
     // lower bounds: under a time limit the DP would likely miss, the enumerator counts.
     let likely_late = opts.time_limit.is_some_and(|t| {
@@ -587,5 +602,43 @@ mod tests {
             .unwrap();
         let p = plan(&done, true);
         assert_eq!((p.choice, p.dp_states), (Choice::Enumerator, None));
+    }
+
+    /// A first hit mid-board: counted afresh, the DP is predicted slower than the enumerator,
+    /// which the plan takes; with the empty board's trails recorded, their replay is predicted
+    /// sooner and counts it, and its counts are the enumerator's. A hit in a corner leaves the
+    /// enumerator little to search, and it counts either way.
+    #[test]
+    fn recorded_trails_take_a_first_hit_from_the_enumerator() {
+        use crate::observe::{Shot, ShotResult};
+        use crate::play::Setup;
+        let s = Setup::standard();
+        let replay = std::sync::Arc::new(crate::engine::DpReplay::new(s.empty().build().unwrap()));
+        let opts = CountOptions {
+            per_cell: true,
+            parallel: true,
+            replay: Some(replay.clone()),
+            ..CountOptions::default()
+        };
+        let empty = s.empty().build().unwrap();
+        count_with_dp(&empty, DpEngine::new(&empty).unwrap(), &opts).unwrap();
+        assert!(replay.recorded());
+        for (hit, by) in [(44, EngineKind::Dp), (0, EngineKind::Enum)] {
+            let shots = [Shot {
+                cell: hit,
+                result: ShotResult::Hit,
+            }];
+            let p = s.after(&shots).build().unwrap();
+            assert_eq!(plan(&p, true).choice, Choice::Enumerator, "hit at {hit}");
+            let got = count_with_dp(&p, DpEngine::new(&p).unwrap(), &opts).unwrap();
+            let want = Enumerator::new(&p)
+                .count(&CountOptions {
+                    per_cell: true,
+                    ..CountOptions::default()
+                })
+                .unwrap();
+            assert_eq!(got.engine, by, "hit at {hit}");
+            assert_eq!((got.count, &got.per_cell), (want.count, &want.per_cell));
+        }
     }
 }

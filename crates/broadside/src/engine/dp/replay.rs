@@ -125,6 +125,19 @@ impl DpReplay {
         )
     }
 
+    /// What replaying the position `dp` was made for would cost, in states of a fresh count
+    /// of it (each at a fresh count's cost: comparable with [`DpEngine::predicted_states`]);
+    /// `None` until the trails are recorded, or where the position does not narrow the
+    /// wider one. `auto` weighs it against the enumerator as it weighs a fresh count.
+    pub fn predicted_states(&self, dp: &DpEngine, per_cell: bool) -> Option<f64> {
+        let trails = match &*self.root.lock().unwrap_or_else(|e| e.into_inner()) {
+            Root::Made(t) => t.clone(),
+            _ => return None,
+        };
+        let kept = trails.dp.narrowed_by(dp)?;
+        Some(trails.as_states(dp, first_narrowed(&kept), per_cell))
+    }
+
     /// The count of the position `dp` was made for (per-cell counts as `opts` asks) by
     /// replay; `None` when the position does not narrow the wider one (count it afresh).
     /// The first count records the trails, within `opts`' time limit and cancellation.
@@ -179,11 +192,7 @@ impl DpReplay {
                 }
             }
         };
-        // The layers up to the first narrowed cell keep the wider position's forward counts.
-        let first = kept
-            .iter()
-            .position(|&k| k != Kept::All)
-            .unwrap_or(kept.len());
+        let first = first_narrowed(&kept);
         if choose && !trails.sooner(dp, first, opts.per_cell) {
             return None;
         }
@@ -367,19 +376,32 @@ fn record(dp: DpEngine, opts: &CountOptions) -> Result<Option<Arc<Trails>>, Stop
 const SWEEP_SECONDS: (f64, f64) = (2.5e-9, 3.2e-9);
 const FRESH_SECONDS: [[f64; 2]; 2] = [[5.9e-9, 11.3e-9], [2.8e-9, 5.5e-9]];
 
+/// The first cell a position narrows: the layers before it keep the wider position's
+/// forward counts.
+fn first_narrowed(kept: &[Kept]) -> usize {
+    kept.iter()
+        .position(|&k| k != Kept::All)
+        .unwrap_or(kept.len())
+}
+
 impl Trails {
     /// Whether replaying counts the position of `dp` (narrowed from cell `first` on) sooner
     /// than counting it afresh: the sweeps walk every state of the wider position, the
     /// forward one from the first narrowed cell on, while a fresh count walks only the states
     /// left, so past a few misses the fresh count wins.
     fn sooner(&self, dp: &DpEngine, first: usize, per_cell: bool) -> bool {
+        self.as_states(dp, first, per_cell) < dp.predicted_states()
+    }
+
+    /// The replay's cost for the position of `dp` (narrowed from cell `first` on) in states
+    /// of a fresh count of it.
+    fn as_states(&self, dp: &DpEngine, first: usize, per_cell: bool) -> f64 {
         let cells = self.trails.len();
         let states = self.sizes.iter().sum::<usize>() as f64;
         let swept = (cells - first) as f64 / cells.max(1) as f64;
         let (backward, forward) = SWEEP_SECONDS;
         let replay = states * (forward * swept + if per_cell { backward } else { 0.0 });
-        let fresh = FRESH_SECONDS[usize::from(dp.no_touch)][usize::from(per_cell)];
-        replay < fresh * dp.predicted_states()
+        replay / FRESH_SECONDS[usize::from(dp.no_touch)][usize::from(per_cell)]
     }
 }
 
