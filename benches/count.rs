@@ -115,7 +115,8 @@ fn bench(c: &mut Criterion) {
 /// The standard game's positions with misses and no hit (the opening states of a game, the
 /// DP's dearest), per-cell counts by the DP afresh and by `auto`'s DP with the empty board's
 /// trails recorded (`DpReplay`, as a game's book holds them): the same counts, and the replay
-/// taken where it is predicted sooner.
+/// taken where it is predicted sooner; and positions of a first hit, by the enumerator and by
+/// `auto` with the trails.
 fn replay(c: &mut Criterion) {
     let mut g = c.benchmark_group("replay");
     g.sample_size(10);
@@ -154,6 +155,35 @@ fn replay(c: &mut Criterion) {
                     b.iter(|| {
                         let r = broadside::Engine::Dp.count(&p, opts).unwrap();
                         assert_eq!((r.count, &r.per_cell), (fresh.count, &fresh.per_cell));
+                        black_box(r)
+                    })
+                });
+            }
+        }
+        // A first hit with the fleet afloat, which a fresh DP counts slower than the
+        // enumerator: `auto` with the trails recorded replays it where that is predicted
+        // sooner than the enumerator (mid-board; in a corner the enumerator keeps it).
+        for (hit, misses) in [(44, &[][..]), (44, &[11]), (0, &[])] {
+            let mut spec = empty.given().clone();
+            spec.clues = vec![None; 100];
+            for &m in misses {
+                spec.clues[m] = Some(broadside::Clue::Water);
+            }
+            spec.clues[hit] = Some(broadside::Clue::Ship);
+            let p = spec.build().unwrap();
+            let truth = broadside::Engine::Enum.count(&p, &per_cell).unwrap();
+            for (how, engine, opts) in [
+                ("enumerator", broadside::Engine::Enum, &per_cell),
+                ("auto with the trails", broadside::Engine::Auto, &replaying),
+            ] {
+                let name = format!(
+                    "10x10 {{5,4,3,3,2}} {rules}, a hit at {hit}, {} misses, {how}",
+                    misses.len()
+                );
+                g.bench_function(name, |b| {
+                    b.iter(|| {
+                        let r = engine.count(&p, opts).unwrap();
+                        assert_eq!((r.count, &r.per_cell), (truth.count, &truth.per_cell));
                         black_box(r)
                     })
                 });
