@@ -30,6 +30,14 @@ pub struct Work {
 /// What one parallel subtree count returns: count, stop reason, overflow.
 type TaskResult = (u128, Option<Stop>, bool);
 
+/// The first levels of a search split into subtrees: the states of the level above the
+/// last, and per subtree its parent there and the move from it (`None`: the parent is the
+/// subtree), in search order.
+pub(super) struct Frontier<const N: usize> {
+    parents: Vec<State<N>>,
+    tasks: Vec<(usize, Option<Cand>)>,
+}
+
 /// Per-search control: limits, the shared stop flag, and the running total.
 pub(super) struct Ctl<'a> {
     pub(super) limit: Option<u128>,
@@ -452,14 +460,15 @@ impl<const N: usize> Tables<N> {
     }
 
     /// Splits the root into independent subtrees for the threads.
-    pub(super) fn frontier(&self, want: usize) -> Vec<State<N>> {
+    pub(super) fn frontier(&self, want: usize) -> Frontier<N> {
         self.frontier_of(want, |_| true)
     }
 
     /// The subtrees of the search's first levels (at most three), down to the first level
     /// with at least `want` of them, in search order; of that last level, only those whose
-    /// index `keep` accepts (the others are counted, not built).
-    pub(super) fn frontier_of(&self, want: usize, keep: impl Fn(usize) -> bool) -> Vec<State<N>> {
+    /// index `keep` accepts. The last level is not built: each subtree is its parent and
+    /// the move from it, made by the worker that counts it.
+    pub(super) fn frontier_of(&self, want: usize, keep: impl Fn(usize) -> bool) -> Frontier<N> {
         let mut layer = vec![self.root()];
         let mut cands = Vec::new();
         let leafish = |st: &State<N>| {
@@ -473,8 +482,7 @@ impl<const N: usize> Tables<N> {
             if layer.len() >= want {
                 break;
             }
-            // How many subtrees the next level has: if it is the last, only the kept are
-            // built.
+            // How many subtrees the next level has: if it is the last, it is left as moves.
             let size: usize = layer
                 .iter()
                 .map(|st| {
@@ -487,36 +495,75 @@ impl<const N: usize> Tables<N> {
                 })
                 .sum();
             let last = size >= want || level == 2;
+            if last {
+                let mut tasks = Vec::new();
+                let mut index = 0;
+                for (i, st) in layer.iter().enumerate() {
+                    if leafish(st) {
+                        if keep(index) {
+                            tasks.push((i, None));
+                        }
+                        index += 1;
+                        continue;
+                    }
+                    self.candidates(st, &mut cands);
+                    for &c in &cands {
+                        if keep(index) {
+                            tasks.push((i, Some(c)));
+                        }
+                        index += 1;
+                    }
+                }
+                return Frontier {
+                    parents: layer,
+                    tasks,
+                };
+            }
             let mut next = Vec::new();
-            let mut index = 0;
             for st in layer {
                 if leafish(&st) {
-                    if !last || keep(index) {
-                        next.push(st);
-                    }
-                    index += 1;
+                    next.push(st);
                     continue;
                 }
                 self.candidates(&st, &mut cands);
                 for &c in &cands {
-                    if !last || keep(index) {
-                        let mut s = st.clone();
-                        self.place(&mut s, c);
-                        if c.type_step {
-                            s.floor[c.ty as usize] = c.idx as usize + 1;
-                        }
-                        next.push(s);
+                    let mut s = st.clone();
+                    self.place(&mut s, c);
+                    if c.type_step {
+                        s.floor[c.ty as usize] = c.idx as usize + 1;
                     }
-                    index += 1;
+                    next.push(s);
                 }
             }
             layer = next;
-            if last {
-                return layer;
-            }
         }
         // The root already had `want` subtrees (it is one): keep it if asked.
-        if keep(0) { layer } else { Vec::new() }
+        let tasks = (0..layer.len())
+            .filter(|&i| keep(i))
+            .map(|i| (i, None))
+            .collect();
+        Frontier {
+            parents: layer,
+            tasks,
+        }
+    }
+
+    /// The state of subtree `task` of `f`, made in `into`.
+    fn subtree(&self, f: &Frontier<N>, task: usize, into: &mut Option<State<N>>) {
+        let (parent, c) = f.tasks[task];
+        let st = match into {
+            Some(st) => {
+                st.clone_from(&f.parents[parent]);
+                st
+            }
+            None => into.insert(f.parents[parent].clone()),
+        };
+        if let Some(c) = c {
+            self.place(st, c);
+            if c.type_step {
+                st.floor[c.ty as usize] = c.idx as usize + 1;
+            }
+        }
     }
 
     /// How deep [`Tables::count_rec`] goes: one level per ship.
@@ -604,13 +651,13 @@ impl<const N: usize> Tables<N> {
         })
     }
 
-    /// Counts the completions of `tasks` on every core, summed.
+    /// Counts the completions of the subtrees of `f` on every core, summed.
     ///
     /// Under a `limit`, the subtrees stop once those counted reach it (no subtree starts, the
     /// ones under way stop), and the count is the limit.
     fn count_subtrees(
         &self,
-        tasks: Vec<State<N>>,
+        f: Frontier<N>,
         opts: &CountOptions,
         deadline: Option<Instant>,
         stop: &AtomicBool,
@@ -619,26 +666,33 @@ impl<const N: usize> Tables<N> {
         let counted = std::sync::Mutex::new(0u128);
         let ncells = self.board.len() as usize;
         let want_cells = opts.per_cell;
-        let new_ctl = || Ctl {
+        let new_ctl = |spare| Ctl {
             deadline,
             cancel: opts.cancel.as_ref(),
+            spare,
             ..Ctl::new(stop)
         };
         let done = AtomicU64::new(0);
-        let total = tasks.len() as u64;
+        let total = f.tasks.len() as u64;
         let depth = self.depth();
         // Per-cell counts are gathered per worker, not per subtree: spreading a placement's
-        // counts over its cells costs a pass over every placement.
-        let parts: Vec<(Option<Vec<u128>>, Vec<TaskResult>)> = tasks
+        // counts over its cells costs a pass over every placement. A worker makes each of
+        // its subtrees in one state, and keeps its candidate lists from one to the next.
+        let parts: Vec<(Option<Vec<u128>>, Vec<TaskResult>)> = (0..f.tasks.len())
             .into_par_iter()
             .fold(
-                || (want_cells.then(|| PerCell::new(self, ncells)), Vec::new()),
-                |(mut cells, mut results), mut st| {
-                    let mut ctl = new_ctl();
+                || {
+                    let cells = want_cells.then(|| PerCell::new(self, ncells));
+                    (cells, Vec::new(), None, Vec::new())
+                },
+                |(mut cells, mut results, mut st, spare), task| {
+                    let mut ctl = new_ctl(spare);
                     // Past the deadline (or once stopped) a subtree is not started: a deep
                     // one would start a thread for its stack only to stop at once.
                     if !ctl.should_stop() {
-                        on_deep_stack(depth, || self.count_from(&mut st, &mut ctl, cells.as_mut()));
+                        self.subtree(&f, task, &mut st);
+                        let st = st.as_mut().expect("the subtree's state was made");
+                        on_deep_stack(depth, || self.count_from(st, &mut ctl, cells.as_mut()));
                     }
                     let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                     if let Some(p) = &opts.progress {
@@ -652,10 +706,10 @@ impl<const N: usize> Tables<N> {
                         }
                     }
                     results.push((ctl.found, ctl.reason, ctl.overflow));
-                    (cells, results)
+                    (cells, results, st, ctl.spare)
                 },
             )
-            .map(|(cells, results)| (cells.map(|c| c.spread(self)), results))
+            .map(|(cells, results, _, _)| (cells.map(|c| c.spread(self)), results))
             .collect();
         let mut count = 0u128;
         let mut stopped = None;

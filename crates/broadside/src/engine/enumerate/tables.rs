@@ -82,7 +82,6 @@ pub(super) struct Tables<const N: usize> {
     pairs: Vec<OnceLock<Pair<N>>>,
 }
 
-#[derive(Clone)]
 pub(super) struct State<const N: usize> {
     pub(super) ships: Bits<N>,
     pub(super) blocked: Bits<N>,
@@ -90,6 +89,29 @@ pub(super) struct State<const N: usize> {
     pub(super) rem: Vec<usize>,
     pub(super) floor: Vec<usize>,
     pub(super) chosen: Vec<(u16, u32)>,
+}
+
+impl<const N: usize> Clone for State<N> {
+    fn clone(&self) -> Self {
+        State {
+            ships: self.ships,
+            blocked: self.blocked,
+            used: self.used.clone(),
+            rem: self.rem.clone(),
+            floor: self.floor.clone(),
+            chosen: self.chosen.clone(),
+        }
+    }
+
+    /// Into this state's vectors: a worker takes up subtree after subtree in one state.
+    fn clone_from(&mut self, source: &Self) {
+        self.ships = source.ships;
+        self.blocked = source.blocked;
+        self.used.clone_from(&source.used);
+        self.rem.clone_from(&source.rem);
+        self.floor.clone_from(&source.floor);
+        self.chosen.clone_from(&source.chosen);
+    }
 }
 
 impl<const N: usize> Tables<N> {
