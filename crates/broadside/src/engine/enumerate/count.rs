@@ -548,8 +548,13 @@ impl<const N: usize> Tables<N> {
         }
     }
 
-    /// The state of subtree `task` of `f`, made in `into`.
-    fn subtree(&self, f: &Frontier<N>, task: usize, into: &mut Option<State<N>>) {
+    /// The state of subtree `task` of `f`, made in `into` (its vectors reused).
+    fn subtree<'s>(
+        &self,
+        f: &Frontier<N>,
+        task: usize,
+        into: &'s mut Option<State<N>>,
+    ) -> &'s mut State<N> {
         let (parent, c) = f.tasks[task];
         let st = match into {
             Some(st) => {
@@ -564,6 +569,7 @@ impl<const N: usize> Tables<N> {
                 st.floor[c.ty as usize] = c.idx as usize + 1;
             }
         }
+        st
     }
 
     /// How deep [`Tables::count_rec`] goes: one level per ship.
@@ -690,8 +696,7 @@ impl<const N: usize> Tables<N> {
                     // Past the deadline (or once stopped) a subtree is not started: a deep
                     // one would start a thread for its stack only to stop at once.
                     if !ctl.should_stop() {
-                        self.subtree(&f, task, &mut st);
-                        let st = st.as_mut().expect("the subtree's state was made");
+                        let st = self.subtree(&f, task, &mut st);
                         on_deep_stack(depth, || self.count_from(st, &mut ctl, cells.as_mut()));
                     }
                     let d = done.fetch_add(1, Ordering::Relaxed) + 1;
