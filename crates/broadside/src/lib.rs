@@ -82,8 +82,8 @@ pub use clue::Clue;
 pub use conflict::Conflict;
 pub use engine::{
     Cancel, CountError, CountInt, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler,
-    DpEngine, DpReplay, DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, REPLAY_MEMORY,
-    SatEngine, Solutions, Stop,
+    DpEngine, DpReplay, DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, KEPT_SWEEPS,
+    REPLAY_MEMORY, SWEEPS_MEMORY, SatEngine, Solutions, Stop,
 };
 pub use error::Error;
 pub use fleet::{Fleet, FleetError, ShipType};

@@ -13,7 +13,9 @@ mod enumerate;
 pub mod portfolio;
 mod sat;
 
-pub use dp::{DpEngine, DpReplay, DpSampler, DpUnsupported, REPLAY_MEMORY};
+pub use dp::{
+    DpEngine, DpReplay, DpSampler, DpUnsupported, KEPT_SWEEPS, REPLAY_MEMORY, SWEEPS_MEMORY,
+};
 pub use enumerate::{DescentSampler, Enumerator, Solutions, Work};
 pub use sat::{Encoding, SatEngine};
 

@@ -53,7 +53,7 @@ mod sample;
 mod state;
 mod tight;
 
-pub use replay::{DpReplay, REPLAY_MEMORY};
+pub use replay::{DpReplay, KEPT_SWEEPS, REPLAY_MEMORY, SWEEPS_MEMORY};
 pub use sample::DpSampler;
 
 use crate::geom::Dims;

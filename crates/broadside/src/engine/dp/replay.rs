@@ -20,6 +20,17 @@
 //! no-touch, lies beside one of its ship cells (so the DP's path through it dies anyway).
 //! Anything else (a sinking report that rules out placements, another fleet or rule) is
 //! counted afresh.
+//!
+//! A game's positions come one shot at a time, each narrowing the one before. So the replay
+//! keeps the sweeps of the positions it counted last ([`KEPT_SWEEPS`] of them: per layer the
+//! forward counts and the completions) and counts a position that narrows one of them from
+//! it: the forward counts before the first cell the new position narrows are the kept
+//! position's, and so are the completions after the last; only the layers from that first
+//! cell on are swept forward, and those up to that last cell backward. A shot at one cell
+//! costs one sweep over the board's layers, the forward one past the shot and the backward
+//! one before it, instead of a forward sweep from the first shot on and a whole backward
+//! sweep; the per-cell counts past that last cell come out of the forward sweep, as the
+//! completions its ship moves lead to are the kept ones.
 
 use std::sync::{Arc, Mutex};
 
@@ -33,6 +44,14 @@ use crate::problem::Problem;
 /// 0.2 GiB touching, less without touching). A wider position whose trails would pass it is
 /// not replayed.
 pub const REPLAY_MEMORY: usize = 1 << 30;
+
+/// How many counted positions' sweeps a replay keeps for positions that narrow them: one for
+/// each of two games played at once (each takes 16 bytes a state of the wider position,
+/// about 0.28 GiB on the standard game, touching; none are kept past [`SWEEPS_MEMORY`]).
+pub const KEPT_SWEEPS: usize = 2;
+
+/// The most memory one position's kept sweeps may take: 0.5 GiB.
+pub const SWEEPS_MEMORY: usize = 1 << 29;
 
 /// Which of a cell's edges a narrowed position keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,8 +85,77 @@ impl Kept {
 pub struct DpReplay {
     wide: Problem,
     root: Mutex<Root>,
-    /// Spent forward counts, one vector a layer, reused by later counts.
-    spare: Mutex<Vec<Vec<Vec<u64>>>>,
+    /// The sweeps of the positions counted last, the latest last.
+    swept: Mutex<Vec<Swept>>,
+}
+
+/// The sweeps of one counted position, kept to count the positions that narrow it.
+struct Swept {
+    /// The edges the position kept at each cell.
+    kept: Vec<Kept>,
+    /// The layers up to this one hold the wider position's forward counts (the trails');
+    /// `fwd` holds those past it.
+    first: usize,
+    /// Per layer, its states' forward counts (past `first`).
+    fwd: Vec<Vec<u64>>,
+    /// Per layer but the last, its states' completions, when `backward` (the last layer's are
+    /// the trails' finals).
+    bwd: Vec<Vec<u64>>,
+    /// Whether `bwd` and `per_cell` are the position's: its count asked for per-cell counts.
+    backward: bool,
+    total: u128,
+    per_cell: Vec<u128>,
+}
+
+impl Swept {
+    /// A position that narrows nothing (the wider one), nothing swept: its buffers reused
+    /// from `old`.
+    fn wide(t: &Trails, old: Option<Swept>) -> Swept {
+        let cells = t.trails.len();
+        let (fwd, bwd) = old.map(|o| (o.fwd, o.bwd)).unwrap_or_default();
+        Swept {
+            kept: vec![Kept::All; cells],
+            first: cells,
+            fwd,
+            bwd,
+            backward: false,
+            total: t.total,
+            per_cell: Vec::new(),
+        }
+    }
+
+    /// The cells the position `kept` narrows these sweeps' position at, first and last
+    /// (`None` when it narrows none); `Err(())` when it does not narrow it.
+    fn narrowed_at(&self, kept: &[Kept]) -> Result<Option<(usize, usize)>, ()> {
+        let mut span = None;
+        for (c, (&was, &now)) in self.kept.iter().zip(kept).enumerate() {
+            if was == now {
+                continue;
+            }
+            if was != Kept::All && now != Kept::None {
+                return Err(());
+            }
+            span = Some(span.map_or((c, c), |(a, _): (usize, usize)| (a, c)));
+        }
+        Ok(span)
+    }
+
+    /// The layers the sweeps of the position `kept` take from these: the forward one from
+    /// the first returned, the backward one up to the second (`None`: none); `None` where it
+    /// does not narrow this position.
+    fn sweeps_for(&self, kept: &[Kept], per_cell: bool) -> Option<(usize, Option<usize>)> {
+        let cells = kept.len();
+        let span = self.narrowed_at(kept).ok()?;
+        let from = span.map_or(cells, |s| s.0);
+        let to = if !per_cell {
+            None
+        } else if !self.backward {
+            cells.checked_sub(1)
+        } else {
+            span.map(|s| s.1)
+        };
+        Some((from, to))
+    }
 }
 
 /// The trails, once recorded.
@@ -93,6 +181,8 @@ struct Trails {
     finals: Vec<u64>,
     /// Per layer, its states.
     sizes: Vec<usize>,
+    /// Per layer, the states of the layers before it.
+    before: Vec<usize>,
     /// The wider position's layouts.
     total: u128,
 }
@@ -113,7 +203,7 @@ impl DpReplay {
         DpReplay {
             wide,
             root: Mutex::new(Root::Unmade),
-            spare: Mutex::new(Vec::new()),
+            swept: Mutex::new(Vec::new()),
         }
     }
 
@@ -135,7 +225,9 @@ impl DpReplay {
             _ => return None,
         };
         let kept = trails.dp.narrowed_by(dp)?;
-        Some(trails.as_states(dp, first_narrowed(&kept), per_cell))
+        let pool = self.swept.lock().unwrap_or_else(|e| e.into_inner());
+        let (_, (from, to)) = trails.best(&pool, &kept, per_cell);
+        Some(trails.as_states(dp, (from, to), per_cell))
     }
 
     /// The count of the position `dp` was made for (per-cell counts as `opts` asks) by
@@ -192,29 +284,26 @@ impl DpReplay {
                 }
             }
         };
-        let first = first_narrowed(&kept);
-        if choose && !trails.sooner(dp, first, opts.per_cell) {
-            return None;
+        if choose {
+            let pool = self.swept.lock().unwrap_or_else(|e| e.into_inner());
+            let (_, (from, to)) = trails.best(&pool, &kept, opts.per_cell);
+            if trails.as_states(dp, (from, to), opts.per_cell) >= dp.predicted_states() {
+                return None;
+            }
         }
-        Some(self.replay(&trails, &kept, first, opts))
+        Some(self.replay(&trails, kept, opts))
     }
 
-    /// The two sweeps along the trails with the edges `kept` allows.
+    /// The two sweeps along the trails with the edges `kept` allows, from the kept sweeps of
+    /// a position it narrows where that is sooner; its own sweeps are kept in turn.
     fn replay(
         &self,
         t: &Trails,
-        kept: &[Kept],
-        first: usize,
+        kept: Vec<Kept>,
         opts: &CountOptions,
     ) -> Result<CountResult, CountError> {
         let cells = t.trails.len();
-        let mut fwd = self
-            .spare
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop()
-            .unwrap_or_default();
-        fwd.resize_with(cells + 1, Vec::new);
+        let (mut sw, (from, to)) = self.take(t, &kept, opts.per_cell);
         let deadline = opts
             .time_limit
             .and_then(|d| std::time::Instant::now().checked_add(d));
@@ -228,49 +317,100 @@ impl DpReplay {
             }
         };
         let parallel = opts.parallel;
-        for cell in first..cells {
+        // The layers up to `first` keep the wider position's forward counts; a sweep cut
+        // short leaves its buffers half made, so it is not kept.
+        let first = sw.first.min(from);
+        // The kept per-cell counts stay for the cells neither sweep reaches (all of them,
+        // when the position is the kept one).
+        let mut out = if opts.per_cell {
+            std::mem::take(&mut sw.per_cell)
+        } else {
+            Vec::new()
+        };
+        out.resize(if opts.per_cell { cells } else { 0 }, 0);
+        sw.fwd.resize_with(cells + 1, Vec::new);
+        for cell in from..cells {
             if let Some(stop) = halt() {
-                self.give_back(fwd);
                 return Ok(stopped(stop));
             }
-            let (before, after) = fwd.split_at_mut(cell + 1);
+            let (before, after) = sw.fwd.split_at_mut(cell + 1);
             let next = &mut after[0];
             next.clear();
             next.resize(t.sizes[cell + 1], 0);
             let workers = &t.trails[cell];
             let lists = split_lists(workers, next);
-            let from = counts_of(workers, (cell > first).then(|| &before[cell][..]));
+            let src = counts_of(workers, (cell > first).then(|| &before[cell][..]));
             let kept = kept[cell];
-            run(
+            // Past the last cell the backward sweep takes, the completions are the kept
+            // ones, so the layouts with a ship on the cell come out of this sweep.
+            let dot = to
+                .is_some_and(|to| cell > to)
+                .then(|| completions(t, &sw.bwd, cell + 1));
+            let ships = run(
                 parallel,
-                workers.iter().zip(from).zip(lists).collect(),
-                |((tr, from), mut lists)| from.scatter(tr, kept, &mut lists),
+                workers.iter().zip(src).zip(lists).collect(),
+                |((tr, src), mut lists)| src.scatter(tr, kept, &mut lists, dot),
             );
+            if dot.is_some() {
+                out[cell] = ships.into_iter().sum();
+            }
         }
-        let total: u128 = if first < cells {
-            fwd[cells]
+        let total: u128 = if from < cells {
+            sw.fwd[cells]
                 .iter()
                 .zip(&t.finals)
                 .map(|(&n, &f)| u128::from(n * f))
                 .sum()
         } else {
-            t.total
+            sw.total
         };
-        let per_cell = if opts.per_cell {
-            match self.backward(t, kept, first, &fwd, opts, &halt) {
-                Ok(p) => Some(p),
-                Err(stop) => {
-                    self.give_back(fwd);
+        if let Some(to) = to {
+            sw.bwd.resize_with(cells, Vec::new);
+            for cell in (0..=to).rev() {
+                if let Some(stop) = halt() {
                     return Ok(stopped(stop));
                 }
+                let (lower, upper) = sw.bwd.split_at_mut(cell + 1);
+                let after: &[u64] = if cell + 1 == cells {
+                    &t.finals
+                } else {
+                    &upper[0]
+                };
+                let here = &mut lower[cell];
+                // Every state's completions are written: no need to clear them first.
+                here.resize(t.sizes[cell], 0);
+                let workers = &t.trails[cell];
+                let mut shares = Vec::with_capacity(workers.len());
+                let mut rest = &mut here[..];
+                for tr in workers {
+                    let (share, tail) = rest.split_at_mut(tr.degrees.len());
+                    shares.push(share);
+                    rest = tail;
+                }
+                let src = counts_of(workers, (cell > first).then(|| &sw.fwd[cell][..]));
+                let kept = kept[cell];
+                let ships = run(
+                    opts.parallel,
+                    workers.iter().zip(src).zip(shares).collect(),
+                    |((tr, src), share)| src.gather(tr, kept, after, share),
+                );
+                out[cell] = ships.into_iter().sum();
             }
-        } else {
-            None
-        };
-        self.give_back(fwd);
+        }
         if let Some(p) = &opts.progress {
             p(2 * cells as u64, 2 * cells as u64);
         }
+        let per_cell = opts.per_cell.then(|| out.clone());
+        if opts.per_cell {
+            sw.backward = true;
+            sw.per_cell = out;
+        } else if from < cells {
+            sw.backward = false;
+        }
+        sw.kept = kept;
+        sw.first = first;
+        sw.total = total;
+        self.put(t, sw);
         Ok(CountResult {
             count: total,
             complete: true,
@@ -280,57 +420,44 @@ impl DpReplay {
         })
     }
 
-    /// The backward sweep: each layer's completions along the kept edges, and per cell the
-    /// layouts with a ship on it (forward counts from `fwd` past the layer `first`, the wider
-    /// position's before).
-    fn backward(
-        &self,
-        t: &Trails,
-        kept: &[Kept],
-        first: usize,
-        fwd: &[Vec<u64>],
-        opts: &CountOptions,
-        halt: &dyn Fn() -> Option<Stop>,
-    ) -> Result<Vec<u128>, Stop> {
-        let cells = t.trails.len();
-        let most = t.sizes.iter().copied().max().unwrap_or(0);
-        let mut after: Vec<u64> = Vec::with_capacity(most);
-        after.extend_from_slice(&t.finals);
-        let mut here: Vec<u64> = Vec::with_capacity(most);
-        let mut out = vec![0u128; cells];
-        for cell in (0..cells).rev() {
-            if let Some(stop) = halt() {
-                return Err(stop);
+    /// The kept sweeps the position `kept` is counted from most cheaply (taken from the
+    /// pool), or the wider position's (in the buffers of the oldest kept ones when the pool
+    /// is full), and the layers to sweep from them.
+    fn take(&self, t: &Trails, kept: &[Kept], per_cell: bool) -> (Swept, Sweeps) {
+        let mut pool = self.swept.lock().unwrap_or_else(|e| e.into_inner());
+        match t.best(&pool, kept, per_cell) {
+            (Some(i), sweeps) => (pool.remove(i), sweeps),
+            (None, sweeps) => {
+                let old = (pool.len() >= KEPT_SWEEPS).then(|| pool.remove(0));
+                (Swept::wide(t, old), sweeps)
             }
-            let workers = &t.trails[cell];
-            // Every state's completions are written: no need to clear them first.
-            here.resize(t.sizes[cell], 0);
-            let mut shares = Vec::with_capacity(workers.len());
-            let mut rest = &mut here[..];
-            for tr in workers {
-                let (share, tail) = rest.split_at_mut(tr.degrees.len());
-                shares.push(share);
-                rest = tail;
-            }
-            let from = counts_of(workers, (cell > first).then(|| &fwd[cell][..]));
-            let kept = kept[cell];
-            let ships = run(
-                opts.parallel,
-                workers.iter().zip(from).zip(shares).collect(),
-                |((tr, from), share)| from.gather(tr, kept, &after, share),
-            );
-            out[cell] = ships.into_iter().sum();
-            std::mem::swap(&mut after, &mut here);
         }
-        Ok(out)
     }
 
-    fn give_back(&self, fwd: Vec<Vec<u64>>) {
-        let mut spare = self.spare.lock().unwrap_or_else(|e| e.into_inner());
-        // One set: a second count at once makes its own.
-        if spare.is_empty() {
-            spare.push(fwd);
+    /// Keeps `sw` as the latest sweeps, dropping the oldest past [`KEPT_SWEEPS`] (none past
+    /// [`SWEEPS_MEMORY`]).
+    fn put(&self, t: &Trails, sw: Swept) {
+        if 16 * t.before[t.trails.len() + 1] > SWEEPS_MEMORY {
+            return;
         }
+        let mut pool = self.swept.lock().unwrap_or_else(|e| e.into_inner());
+        pool.push(sw);
+        while pool.len() > KEPT_SWEEPS {
+            pool.remove(0);
+        }
+    }
+}
+
+/// The layers a count sweeps: forward from the first, backward down from the second (none
+/// for `None`).
+type Sweeps = (usize, Option<usize>);
+
+/// The completions of the states of `layer`: kept in `bwd`, the finals for the last.
+fn completions<'a>(t: &'a Trails, bwd: &'a [Vec<u64>], layer: usize) -> &'a [u64] {
+    if layer == t.trails.len() {
+        &t.finals
+    } else {
+        &bwd[layer]
     }
 }
 
@@ -354,16 +481,23 @@ fn record(dp: DpEngine, opts: &CountOptions) -> Result<Option<Arc<Trails>>, Stop
         .iter()
         .map(|&(k, _)| u64::from(dp.is_final(k)))
         .collect();
-    let sizes = trails
+    let sizes: Vec<usize> = trails
         .iter()
         .map(|w| w.iter().map(|t| t.degrees.len()).sum())
         .chain([finals.len()])
+        .collect();
+    let before = std::iter::once(0)
+        .chain(sizes.iter().scan(0, |sum, &n| {
+            *sum += n;
+            Some(*sum)
+        }))
         .collect();
     Ok(Some(Arc::new(Trails {
         dp,
         trails,
         finals,
         sizes,
+        before,
         total,
     })))
 }
@@ -376,32 +510,41 @@ fn record(dp: DpEngine, opts: &CountOptions) -> Result<Option<Arc<Trails>>, Stop
 const SWEEP_SECONDS: (f64, f64) = (2.5e-9, 3.2e-9);
 const FRESH_SECONDS: [[f64; 2]; 2] = [[5.9e-9, 11.3e-9], [2.8e-9, 5.5e-9]];
 
-/// The first cell a position narrows: the layers before it keep the wider position's
-/// forward counts.
-fn first_narrowed(kept: &[Kept]) -> usize {
-    kept.iter()
-        .position(|&k| k != Kept::All)
-        .unwrap_or(kept.len())
-}
-
 impl Trails {
-    /// Whether replaying counts the position of `dp` (narrowed from cell `first` on) sooner
-    /// than counting it afresh: the sweeps walk every state of the wider position, the
-    /// forward one from the first narrowed cell on, while a fresh count walks only the states
-    /// left, so past a few misses the fresh count wins.
-    fn sooner(&self, dp: &DpEngine, first: usize, per_cell: bool) -> bool {
-        self.as_states(dp, first, per_cell) < dp.predicted_states()
+    /// Of the kept sweeps in `pool` and the wider position's, those the position `kept` is
+    /// counted from soonest (its index in `pool`, `None` for the wider position's) and the
+    /// layers to sweep.
+    fn best(&self, pool: &[Swept], kept: &[Kept], per_cell: bool) -> (Option<usize>, Sweeps) {
+        let cost = |sweeps| self.seconds(sweeps);
+        let wide = Swept::wide(self, None)
+            .sweeps_for(kept, per_cell)
+            .expect("a position the replay counts narrows the wider one");
+        pool.iter()
+            .enumerate()
+            .filter_map(|(i, sw)| Some((Some(i), sw.sweeps_for(kept, per_cell)?)))
+            .fold((None, wide), |best, next| {
+                if cost(next.1) < cost(best.1) {
+                    next
+                } else {
+                    best
+                }
+            })
     }
 
-    /// The replay's cost for the position of `dp` (narrowed from cell `first` on) in states
-    /// of a fresh count of it.
-    fn as_states(&self, dp: &DpEngine, first: usize, per_cell: bool) -> f64 {
+    /// The replay's cost for the position of `dp`, swept forward from the layer `from` and
+    /// backward down from `to`, in states of a fresh count of it (each at a fresh count's
+    /// cost): the sweeps walk every state of the wider position in their layers, while a
+    /// fresh count walks only the states left, so past a few misses the fresh count wins.
+    fn as_states(&self, dp: &DpEngine, sweeps: Sweeps, per_cell: bool) -> f64 {
+        self.seconds(sweeps) / FRESH_SECONDS[usize::from(dp.no_touch)][usize::from(per_cell)]
+    }
+
+    /// The seconds the sweeps take (at [`SWEEP_SECONDS`] a state).
+    fn seconds(&self, (from, to): Sweeps) -> f64 {
         let cells = self.trails.len();
-        let states = self.sizes.iter().sum::<usize>() as f64;
-        let swept = (cells - first) as f64 / cells.max(1) as f64;
         let (backward, forward) = SWEEP_SECONDS;
-        let replay = states * (forward * swept + if per_cell { backward } else { 0.0 });
-        replay / FRESH_SECONDS[usize::from(dp.no_touch)][usize::from(per_cell)]
+        forward * (self.before[cells] - self.before[from]) as f64
+            + backward * to.map_or(0, |to| self.before[to + 1]) as f64
     }
 }
 
@@ -430,15 +573,37 @@ fn counts_of<'a>(workers: &'a [Trail], swept: Option<&'a [u64]>) -> Vec<Source<'
 }
 
 impl Source<'_> {
-    /// Adds each state's forward count to its successors along the kept edges.
-    fn scatter(&self, tr: &Trail, kept: Kept, lists: &mut [&mut [u64]]) {
+    /// Adds each state's forward count to its successors along the kept edges; given the
+    /// successors' completions (`dot`), returns the layouts with a ship on the cell.
+    fn scatter(
+        &self,
+        tr: &Trail,
+        kept: Kept,
+        lists: &mut [&mut [u64]],
+        dot: Option<&[u64]>,
+    ) -> u128 {
+        match dot {
+            Some(after) => self.scatter_as::<true>(tr, kept, lists, after),
+            None => self.scatter_as::<false>(tr, kept, lists, &[]),
+        }
+    }
+
+    fn scatter_as<const DOT: bool>(
+        &self,
+        tr: &Trail,
+        kept: Kept,
+        lists: &mut [&mut [u64]],
+        after: &[u64],
+    ) -> u128 {
         match self {
             Source::Trail(Counts::Narrow(c)) => {
-                scatter_by(tr, c.iter().map(|&n| u64::from(n)), kept, lists)
+                scatter_by::<DOT>(tr, c.iter().map(|&n| u64::from(n)), kept, lists, after)
             }
-            Source::Trail(Counts::Wide(c)) => scatter_by(tr, c.iter().copied(), kept, lists),
+            Source::Trail(Counts::Wide(c)) => {
+                scatter_by::<DOT>(tr, c.iter().copied(), kept, lists, after)
+            }
             Source::Trail(Counts::None) => unreachable!("a replay's trails keep their counts"),
-            Source::Swept(c) => scatter_by(tr, c.iter().copied(), kept, lists),
+            Source::Swept(c) => scatter_by::<DOT>(tr, c.iter().copied(), kept, lists, after),
         }
     }
 
@@ -457,23 +622,41 @@ impl Source<'_> {
 }
 
 #[inline]
-fn scatter_by(tr: &Trail, counts: impl Iterator<Item = u64>, kept: Kept, lists: &mut [&mut [u64]]) {
+/// Adds each state's forward count to its successors along the kept edges; with `DOT`,
+/// returns the sum over ship moves of the forward count times the successor's completions
+/// in `after`.
+fn scatter_by<const DOT: bool>(
+    tr: &Trail,
+    counts: impl Iterator<Item = u64>,
+    kept: Kept,
+    lists: &mut [&mut [u64]],
+    after: &[u64],
+) -> u128 {
     let index = (1u32 << INDEX_BITS) - 1;
     let mut k = 0;
+    let mut ships = 0u128;
     for (n, &d) in counts.zip(&tr.degrees) {
         let edges = &tr.edges[k..k + usize::from(d)];
         k += usize::from(d);
         if n == 0 {
             continue;
         }
+        let mut ship = 0u64;
         for &e in edges {
             if kept.keeps(e) {
                 let list = ((e & !SHIP) >> INDEX_BITS) as usize;
                 // Narrowed counts are at most the wider position's, which fit.
                 lists[list][(e & index) as usize] += n;
+                if DOT && e & SHIP != 0 {
+                    ship += after[tr.successor_of(e)];
+                }
             }
         }
+        if DOT {
+            ships += u128::from(n) * u128::from(ship);
+        }
     }
+    ships
 }
 
 #[inline]
@@ -684,6 +867,72 @@ mod tests {
             &replay,
             &problem(8, 8, &[3, 2, 2, 2, 1, 1, 1], Rules::Touch, &clues),
         );
+    }
+
+    /// Positions one shot apart, counted from the sweeps kept for the one before (its
+    /// forward counts before the shot and its completions after): two games at once, one
+    /// asking for per-cell counts only now and then, a third game pushing the oldest sweeps
+    /// out, and a shot before every earlier one.
+    #[test]
+    fn a_game_s_positions_are_counted_from_the_one_before() {
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            let (w, h, fleet) = (9, 8, [5, 4, 3, 3, 2]);
+            let replay = DpReplay::new(problem(w, h, &fleet, rules, &[]));
+            let games: [&[(usize, Clue)]; 3] = [
+                &[
+                    (40, Clue::Water),
+                    (13, Clue::Water),
+                    (66, Clue::Water),
+                    (31, Clue::Ship),
+                    (2, Clue::Water),
+                    (32, Clue::Ship),
+                    (71, Clue::Water),
+                ],
+                &[(35, Clue::Water), (36, Clue::Ship), (50, Clue::Water)],
+                &[(60, Clue::Water), (0, Clue::Water), (20, Clue::Water)],
+            ];
+            let dp_of = |shots: &[(usize, Clue)]| {
+                DpEngine::new(&problem(w, h, &fleet, rules, shots)).unwrap()
+            };
+            let mut checked = 0;
+            for k in 1..=7usize {
+                for (g, game) in games.iter().enumerate() {
+                    // The third game starts once the others are under way.
+                    let n = if g == 2 { k.saturating_sub(3) } else { k };
+                    if n == 0 || n > game.len() {
+                        continue;
+                    }
+                    let dp = dp_of(&game[..n]);
+                    // With two games under way, a position is counted from its game's last
+                    // where that one's per-cell counts were asked for.
+                    if (g == 1 && k > 1 && k < 4) || (g == 0 && k == 3) {
+                        let Root::Made(t) = &*replay.root.lock().unwrap() else {
+                            panic!("recorded by the first count");
+                        };
+                        let pool = replay.swept.lock().unwrap();
+                        let kept = t.dp.narrowed_by(&dp).unwrap();
+                        assert!(
+                            t.best(&pool, &kept, true).0.is_some(),
+                            "game {g}, {k} shots"
+                        );
+                    }
+                    // The first game's odd positions without per-cell counts.
+                    let per_cell = g != 0 || k % 2 == 0;
+                    let opts = CountOptions {
+                        per_cell,
+                        parallel: k % 3 == 0,
+                        ..CountOptions::default()
+                    };
+                    let fresh = dp.count(&opts).unwrap();
+                    let replayed = replay.count_if(&dp, &opts, false).unwrap().unwrap();
+                    assert_eq!(replayed.count, fresh.count, "game {g}, {n} shots");
+                    assert_eq!(replayed.per_cell, fresh.per_cell, "game {g}, {n} shots");
+                    checked += 1;
+                }
+            }
+            assert_eq!(checked, 7 + 3 + 3 - 3 + 3);
+            assert!(replay.swept.lock().unwrap().len() <= KEPT_SWEEPS);
+        }
     }
 
     /// A position that does not narrow the wider one is left to a fresh count, and asks for
