@@ -3,7 +3,7 @@
 use std::hint::black_box;
 
 use broadside::{CountOptions, Dims, Enumerator, Fleet, ProblemSpec, Rules};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 fn problem(w: usize, h: usize, fleet: &[usize], rules: Rules) -> broadside::Problem {
     ProblemSpec::empty(Dims::new(w, h), Fleet::straight(fleet), rules)
@@ -114,9 +114,11 @@ fn bench(c: &mut Criterion) {
 
 /// The standard game's positions with misses and no hit (the opening states of a game, the
 /// DP's dearest), per-cell counts by the DP afresh and by `auto`'s DP with the empty board's
-/// trails recorded (`DpReplay`, as a game's book holds them): the same counts, and the replay
-/// taken where it is predicted sooner; and positions of a first hit, by the enumerator and by
-/// `auto` with the trails.
+/// trails recorded (`DpReplay`, as a game's book holds them): replayed from the trails alone,
+/// and one shot past the position counted before (whose sweeps the replay keeps, as in a
+/// game); the same counts, and the replay taken where it is predicted sooner. Then positions
+/// of a first hit, by the enumerator and by `auto` with the trails, alone and one shot past
+/// the position before the hit.
 fn replay(c: &mut Criterion) {
     let mut g = c.benchmark_group("replay");
     g.sample_size(10);
@@ -134,29 +136,53 @@ fn replay(c: &mut Criterion) {
         };
         // Records the trails.
         broadside::Engine::Dp.count(&empty, &replaying).unwrap();
-        for misses in [&[][..], &[44], &[44, 55], &[44, 55, 12, 87]] {
+        let position = |misses: &[usize], hit: Option<usize>| {
             let mut spec = empty.given().clone();
             spec.clues = vec![None; 100];
             for &m in misses {
                 spec.clues[m] = Some(broadside::Clue::Water);
             }
-            let p = spec.build().unwrap();
+            if let Some(h) = hit {
+                spec.clues[h] = Some(broadside::Clue::Ship);
+            }
+            spec.build().unwrap()
+        };
+        // Before each timed count: the positions counted so far forgotten (their sweeps'
+        // memory kept, as a game's next position finds it), and the position before counted
+        // where there is one.
+        let before = |last: Option<&broadside::Problem>| {
+            replay.forget_positions();
+            if let Some(p) = last {
+                broadside::Engine::Dp.count(p, &replaying).unwrap();
+            }
+        };
+        for misses in [&[][..], &[44], &[44, 55], &[44, 55, 12, 87]] {
+            let p = position(misses, None);
+            let last = (!misses.is_empty()).then(|| position(&misses[..misses.len() - 1], None));
             let fresh = broadside::Engine::Dp.count(&p, &per_cell).unwrap();
             assert_eq!(
                 fresh.per_cell.as_ref().unwrap().iter().sum::<u128>(),
                 17 * fresh.count
             );
-            for (how, opts) in [("afresh", &per_cell), ("replay", &replaying)] {
+            let mut ways = vec![("afresh", &per_cell, None), ("replay", &replaying, None)];
+            if let Some(last) = &last {
+                ways.push(("replay one miss past the last", &replaying, Some(last)));
+            }
+            for (how, opts, last) in ways {
                 let name = format!(
                     "10x10 {{5,4,3,3,2}} {rules}, {} misses, {how}",
                     misses.len()
                 );
                 g.bench_function(name, |b| {
-                    b.iter(|| {
-                        let r = broadside::Engine::Dp.count(&p, opts).unwrap();
-                        assert_eq!((r.count, &r.per_cell), (fresh.count, &fresh.per_cell));
-                        black_box(r)
-                    })
+                    b.iter_batched(
+                        || before(last),
+                        |()| {
+                            let r = broadside::Engine::Dp.count(&p, opts).unwrap();
+                            assert_eq!((r.count, &r.per_cell), (fresh.count, &fresh.per_cell));
+                            black_box(r)
+                        },
+                        BatchSize::PerIteration,
+                    )
                 });
             }
         }
@@ -164,28 +190,38 @@ fn replay(c: &mut Criterion) {
         // enumerator: `auto` with the trails recorded replays it where that is predicted
         // sooner than the enumerator (mid-board; in a corner the enumerator keeps it).
         for (hit, misses) in [(44, &[][..]), (44, &[11]), (0, &[])] {
-            let mut spec = empty.given().clone();
-            spec.clues = vec![None; 100];
-            for &m in misses {
-                spec.clues[m] = Some(broadside::Clue::Water);
-            }
-            spec.clues[hit] = Some(broadside::Clue::Ship);
-            let p = spec.build().unwrap();
+            let p = position(misses, Some(hit));
+            let last = position(misses, None);
             let truth = broadside::Engine::Enum.count(&p, &per_cell).unwrap();
-            for (how, engine, opts) in [
-                ("enumerator", broadside::Engine::Enum, &per_cell),
-                ("auto with the trails", broadside::Engine::Auto, &replaying),
+            for (how, engine, opts, last) in [
+                ("enumerator", broadside::Engine::Enum, &per_cell, None),
+                (
+                    "auto with the trails",
+                    broadside::Engine::Auto,
+                    &replaying,
+                    None,
+                ),
+                (
+                    "auto one shot past the last",
+                    broadside::Engine::Auto,
+                    &replaying,
+                    Some(&last),
+                ),
             ] {
                 let name = format!(
                     "10x10 {{5,4,3,3,2}} {rules}, a hit at {hit}, {} misses, {how}",
                     misses.len()
                 );
                 g.bench_function(name, |b| {
-                    b.iter(|| {
-                        let r = engine.count(&p, opts).unwrap();
-                        assert_eq!((r.count, &r.per_cell), (truth.count, &truth.per_cell));
-                        black_box(r)
-                    })
+                    b.iter_batched(
+                        || before(last),
+                        |()| {
+                            let r = engine.count(&p, opts).unwrap();
+                            assert_eq!((r.count, &r.per_cell), (truth.count, &truth.per_cell));
+                            black_box(r)
+                        },
+                        BatchSize::PerIteration,
+                    )
                 });
             }
         }

@@ -91,6 +91,8 @@ pub struct DpReplay {
 
 /// The sweeps of one counted position, kept to count the positions that narrow it.
 struct Swept {
+    /// Whether the sweeps are a position's (else only their memory is kept).
+    known: bool,
     /// The edges the position kept at each cell.
     kept: Vec<Kept>,
     /// The layers up to this one hold the wider position's forward counts (the trails');
@@ -114,6 +116,7 @@ impl Swept {
         let cells = t.trails.len();
         let (fwd, bwd) = old.map(|o| (o.fwd, o.bwd)).unwrap_or_default();
         Swept {
+            known: true,
             kept: vec![Kept::All; cells],
             first: cells,
             fwd,
@@ -144,6 +147,9 @@ impl Swept {
     /// the first returned, the backward one up to the second (`None`: none); `None` where it
     /// does not narrow this position.
     fn sweeps_for(&self, kept: &[Kept], per_cell: bool) -> Option<(usize, Option<usize>)> {
+        if !self.known {
+            return None;
+        }
         let cells = kept.len();
         let span = self.narrowed_at(kept).ok()?;
         let from = span.map_or(cells, |s| s.0);
@@ -213,6 +219,19 @@ impl DpReplay {
             *self.root.lock().unwrap_or_else(|e| e.into_inner()),
             Root::Made(_)
         )
+    }
+
+    /// Forgets the positions counted last: the next position is replayed from the wider
+    /// one's trails alone (in the kept sweeps' memory, which stays).
+    pub fn forget_positions(&self) {
+        for sw in self
+            .swept
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter_mut()
+        {
+            sw.known = false;
+        }
     }
 
     /// What replaying the position `dp` was made for would cost, in states of a fresh count
@@ -428,7 +447,12 @@ impl DpReplay {
         match t.best(&pool, kept, per_cell) {
             (Some(i), sweeps) => (pool.remove(i), sweeps),
             (None, sweeps) => {
-                let old = (pool.len() >= KEPT_SWEEPS).then(|| pool.remove(0));
+                // The memory of forgotten sweeps first, then the oldest's when the pool is full.
+                let old = pool
+                    .iter()
+                    .position(|sw| !sw.known)
+                    .or((pool.len() >= KEPT_SWEEPS).then_some(0))
+                    .map(|i| pool.remove(i));
                 (Swept::wide(t, old), sweeps)
             }
         }
@@ -872,7 +896,7 @@ mod tests {
     /// Positions one shot apart, counted from the sweeps kept for the one before (its
     /// forward counts before the shot and its completions after): two games at once, one
     /// asking for per-cell counts only now and then, a third game pushing the oldest sweeps
-    /// out, and a shot before every earlier one.
+    /// out, a shot before every earlier one, and the positions forgotten.
     #[test]
     fn a_game_s_positions_are_counted_from_the_one_before() {
         for rules in [Rules::Touch, Rules::NoTouch] {
@@ -896,6 +920,10 @@ mod tests {
             };
             let mut checked = 0;
             for k in 1..=7usize {
+                // Then the games go on from the trails alone, in the sweeps' old memory.
+                if k == 6 {
+                    replay.forget_positions();
+                }
                 for (g, game) in games.iter().enumerate() {
                     // The third game starts once the others are under way.
                     let n = if g == 2 { k.saturating_sub(3) } else { k };
