@@ -540,9 +540,10 @@ impl Trails {
     /// layers to sweep.
     fn best(&self, pool: &[Swept], kept: &[Kept], per_cell: bool) -> (Option<usize>, Sweeps) {
         let cost = |sweeps| self.seconds(sweeps);
-        let wide = Swept::wide(self, None)
-            .sweeps_for(kept, per_cell)
-            .expect("a position the replay counts narrows the wider one");
+        // From the trails alone: forward from the first narrowed cell, backward in full.
+        let cells = self.trails.len();
+        let first = kept.iter().position(|&k| k != Kept::All).unwrap_or(cells);
+        let wide = (first, cells.checked_sub(1).filter(|_| per_cell));
         pool.iter()
             .enumerate()
             .filter_map(|(i, sw)| Some((Some(i), sw.sweeps_for(kept, per_cell)?)))
