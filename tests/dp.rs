@@ -209,3 +209,99 @@ fn a_line_of_125_cells_matches_its_closed_form() {
         }
     }
 }
+
+/// The enumerator counts the last three ships at once (inclusion and exclusion over their
+/// pairwise conflicts): three ships of one type, two of one and one of another, three
+/// types, on boards with misses and hits, under both rules. Brute force (which shares no
+/// code with the engines) checks the count and every cell, and the DP agrees on boards too
+/// large for it; polyominoes (up to eight orientations) go against the SAT engine.
+#[test]
+fn the_last_three_ships_counted_at_once_agree_with_brute_force() {
+    use broadside::{Shot, ShotResult};
+    let fleets: [&[usize]; 6] = [
+        &[2, 2, 2],
+        &[3, 3, 3],
+        &[3, 2, 2],
+        &[3, 3, 2],
+        &[4, 3, 2],
+        &[4, 3, 3, 2],
+    ];
+    let opts = CountOptions {
+        per_cell: true,
+        ..Default::default()
+    };
+    let shots = [
+        vec![],
+        vec![
+            (7, ShotResult::Miss),
+            (14, ShotResult::Hit),
+            (22, ShotResult::Miss),
+        ],
+        vec![
+            (0, ShotResult::Miss),
+            (9, ShotResult::Hit),
+            (10, ShotResult::Hit),
+            (24, ShotResult::Miss),
+        ],
+    ];
+    let mut brute = 0;
+    for fleet in fleets {
+        for (w, h) in [(5, 5), (6, 5), (8, 8)] {
+            for rules in [Rules::Touch, Rules::NoTouch] {
+                for s in &shots {
+                    let mut spec =
+                        ProblemSpec::empty(Dims::new(w, h), Fleet::straight(fleet), rules);
+                    for (cell, result) in s {
+                        spec.observations.shots.push(Shot {
+                            cell: *cell,
+                            result: result.clone(),
+                        });
+                    }
+                    let what = format!("{w}x{h} {fleet:?} {rules} {s:?}");
+                    let p = spec.clone().build().unwrap();
+                    let e = Enumerator::new(&p).count(&opts).unwrap();
+                    let d = DpEngine::new(&p).unwrap().count(&opts).unwrap();
+                    assert_eq!((e.count, &e.per_cell), (d.count, &d.per_cell), "{what}");
+                    if w * h <= 30 && fleet.len() == 3 {
+                        let (n, cells) = common::naive_counts(&spec);
+                        assert_eq!(e.count, n, "{what}");
+                        assert_eq!(e.per_cell.as_deref(), Some(&cells[..]), "{what}");
+                        brute += 1;
+                    }
+                    // Split between threads, the same.
+                    let par = Enumerator::new(&p)
+                        .count(&CountOptions {
+                            parallel: true,
+                            ..opts.clone()
+                        })
+                        .unwrap();
+                    assert_eq!((par.count, &par.per_cell), (e.count, &e.per_cell), "{what}");
+                }
+            }
+        }
+    }
+    assert_eq!(brute, 5 * 2 * 2 * 3);
+    // Polyominoes: three of a shape in up to eight orientations, and a mixed three.
+    let shapes = common::polyominoes();
+    for pick in [[0, 0, 0], [1, 1, 2], [0, 1, 2]] {
+        let mut entries: Vec<(broadside::Shape, usize, String)> = Vec::new();
+        for i in pick {
+            match entries.last_mut() {
+                Some(last) if last.2 == shapes[i].0 => last.1 += 1,
+                _ => entries.push((shapes[i].1.clone(), 1, shapes[i].0.clone())),
+            }
+        }
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            let spec = ProblemSpec::empty(Dims::new(5, 5), Fleet::new(entries.clone()), rules);
+            let p = spec.build().unwrap();
+            let e = Enumerator::new(&p).count(&opts).unwrap();
+            let s = SatEngine::new(&p).count(&opts).unwrap();
+            assert_eq!(
+                (e.count, &e.per_cell),
+                (s.count, &s.per_cell),
+                "{pick:?} {rules}"
+            );
+            assert!(e.count > 0);
+        }
+    }
+}

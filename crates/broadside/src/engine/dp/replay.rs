@@ -249,6 +249,15 @@ impl DpReplay {
         Some(trails.as_states(dp, (from, to), per_cell))
     }
 
+    /// Whether the trails are still to be recorded and the position `dp` was made for
+    /// narrows the wider one: its count would record them.
+    pub fn awaits(&self, dp: &DpEngine) -> bool {
+        matches!(
+            *self.root.lock().unwrap_or_else(|e| e.into_inner()),
+            Root::Unmade
+        ) && DpEngine::new(&self.wide).is_ok_and(|wide| wide.narrowed_by(dp).is_some())
+    }
+
     /// The count of the position `dp` was made for (per-cell counts as `opts` asks) by
     /// replay; `None` when the position does not narrow the wider one (count it afresh).
     /// The first count records the trails, within `opts`' time limit and cancellation.

@@ -1,5 +1,5 @@
 //! Counting with the enumerator: the search to a limit or a deadline, the shortcuts that
-//! count the last one or two ships at once, per-cell counts, and the split of the search
+//! count the last one, two or three ships at once, per-cell counts, and the split of the search
 //! into subtrees counted on every core.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -23,7 +23,9 @@ const SEQUENTIAL_TRIAL: std::time::Duration = std::time::Duration::from_micros(3
 pub struct Work {
     /// Search nodes.
     pub nodes: f64,
-    /// Placements walked by the shortcuts that count the last two ships.
+    /// Placements walked by the shortcuts that count the last ships: the first ship's free
+    /// placements where two are left; where three are, the other two ships' and the first
+    /// ship's weighed as `TRIPLE_STEPS` each.
     pub steps: f64,
 }
 
@@ -51,6 +53,9 @@ pub(super) struct Ctl<'a> {
     /// Candidate lists of nodes left, for the next nodes to fill: a search allocates one
     /// per level, not one per node.
     spare: Vec<Vec<Cand>>,
+    /// The shortcut of the last three ships' counts of conflicts per placement
+    /// ([`Tables::triple_count`]), kept from one node to the next.
+    degrees: Vec<u32>,
 }
 
 impl<'a> Ctl<'a> {
@@ -66,6 +71,7 @@ impl<'a> Ctl<'a> {
             nodes: 0,
             overflow: false,
             spare: Vec::new(),
+            degrees: Vec::new(),
         }
     }
 
@@ -200,6 +206,48 @@ impl PerCell {
     }
 }
 
+/// The ships a node has left when a shortcut counts them at once: their types, sorted, a
+/// type as often as it is left.
+#[derive(Clone, Copy)]
+struct Last {
+    types: [usize; 3],
+    len: usize,
+}
+
+impl Last {
+    fn ships(&self) -> &[usize] {
+        &self.types[..self.len]
+    }
+}
+
+/// A ship type's free placements at a node: anchors per orientation, and how many.
+#[derive(Clone, Copy)]
+struct Free<const N: usize> {
+    ty: usize,
+    per_orient: [Bits<N>; 8],
+    n: u64,
+}
+
+/// The steps, in placements a pair's shortcut walks, of a placement of the first of the last
+/// three ships (a walk over the few placements it blocks), in [`Work::steps`]; each of the
+/// other two ships' placements weighs one.
+const TRIPLE_STEPS: f64 = 4.0;
+
+/// What credits each placement of `ty` with the pairs beside it, `per` of them a layout.
+fn credit(cells: &mut PerCell, ty: usize, per: u64) -> impl FnMut(usize, usize, u64) + '_ {
+    move |o, a, pairs| cells.through(ty, o)[a] += pairs / per
+}
+
+/// How often the ordered tuples of the last three ships count one layout: the orders of
+/// the ships of one type.
+fn triple_repeats(types: [usize; 3]) -> u64 {
+    match (types[0] == types[1], types[1] == types[2]) {
+        (true, true) => 6,
+        (false, false) => 1,
+        _ => 2,
+    }
+}
+
 impl<const N: usize> Tables<N> {
     /// Anchors of the allowed placements of `ty` in orientation `o` with index at least
     /// `floor` whose cells are all in `free`.
@@ -224,10 +272,10 @@ impl<const N: usize> Tables<N> {
         a
     }
 
-    /// The shortcut that counts a node's completions at once, if one applies: one ship left
-    /// (its type, `(t, None)`), or two (`(x, Some(y))`, `x == y` for two of one type).
+    /// The shortcut that counts a node's completions at once, if one applies: one, two or
+    /// three ships left (their types, a type as often as it is left).
     #[inline]
-    fn last_ships(&self, st: &State<N>) -> Option<(usize, Option<usize>)> {
+    fn last_ships(&self, st: &State<N>) -> Option<Last> {
         if self.has_caps
             || !self.required.is_subset(st.ships)
             || self.any_of.iter().any(|&s| s.is_disjoint(st.ships))
@@ -235,23 +283,20 @@ impl<const N: usize> Tables<N> {
             return None;
         }
         // This runs at millions of nodes: no allocation here.
-        let mut left = [0usize; 2];
-        let mut nleft = 0;
+        let mut last = Last {
+            types: [0; 3],
+            len: 0,
+        };
         for (t, &r) in st.rem.iter().enumerate() {
-            if r > 0 {
-                if nleft == 2 {
+            for _ in 0..r {
+                if last.len == 3 {
                     return None;
                 }
-                left[nleft] = t;
-                nleft += 1;
+                last.types[last.len] = t;
+                last.len += 1;
             }
         }
-        match (nleft, st.rem[left[0]]) {
-            (1, 1) => Some((left[0], None)),
-            (1, 2) => Some((left[0], Some(left[0]))),
-            (2, 1) if st.rem[left[1]] == 1 => Some((left[0], Some(left[1]))),
-            _ => None,
-        }
+        (last.len > 0).then_some(last)
     }
 
     /// The shortcut count of a node's completions, when one applies.
@@ -259,27 +304,36 @@ impl<const N: usize> Tables<N> {
     /// Per-cell counts go to `cells` by placement: each free placement of the last ships is
     /// credited with the layouts through it, not yet spread over its cells, and the ships
     /// placed before are credited by the caller ([`Tables::count_rec`]).
-    pub(super) fn shortcut(&self, st: &State<N>, cells: Option<&mut PerCell>) -> Option<u128> {
-        let (x, y) = self.last_ships(st)?;
+    pub(super) fn shortcut(
+        &self,
+        st: &State<N>,
+        cells: Option<&mut PerCell>,
+        degrees: &mut Vec<u32>,
+    ) -> Option<u128> {
+        let last = self.last_ships(st)?;
         let free = !st.blocked & self.board;
-        let Some(y) = y else {
-            // A shape has at most 8 orientations.
-            let (per_orient, total) = self.all_free_anchors(x, free, st.floor[x]);
-            if let Some(cells) = cells {
-                for (o, a) in per_orient
-                    .iter()
-                    .enumerate()
-                    .take(self.types[x].orients.len())
-                {
-                    let through = cells.through(x, o);
-                    for a in a.iter() {
-                        through[a] += 1;
+        match *last.ships() {
+            [x] => {
+                // A shape has at most 8 orientations.
+                let (per_orient, total) = self.all_free_anchors(x, free, st.floor[x]);
+                if let Some(cells) = cells {
+                    for (o, a) in per_orient
+                        .iter()
+                        .enumerate()
+                        .take(self.types[x].orients.len())
+                    {
+                        let through = cells.through(x, o);
+                        for a in a.iter() {
+                            through[a] += 1;
+                        }
                     }
                 }
+                Some(total as u128)
             }
-            return Some(total as u128);
-        };
-        Some(self.pair_count(st, free, x, y, cells))
+            [x, y] => Some(self.pair_count(st, free, x, y, cells)),
+            [x, y, z] => Some(self.triple_count(st, free, [x, y, z], cells, degrees)),
+            _ => None,
+        }
     }
 
     /// The size of the search, estimated by Knuth's random probes: each probe walks from the
@@ -299,9 +353,15 @@ impl<const N: usize> Tables<N> {
                 if st.rem.iter().all(|&r| r == 0) || !self.viable(&st) {
                     break;
                 }
-                if let Some((x, _)) = self.last_ships(&st) {
+                if let Some(last) = self.last_ships(&st) {
                     let free = !st.blocked & self.board;
-                    work.steps += weight * self.all_free_anchors(x, free, st.floor[x]).1 as f64;
+                    let anchors = |t: usize| self.all_free_anchors(t, free, st.floor[t]).1 as f64;
+                    work.steps += weight
+                        * match *last.ships() {
+                            [x, y, z] => TRIPLE_STEPS * anchors(x) + anchors(y) + anchors(z),
+                            [x, ..] => anchors(x),
+                            [] => 0.0,
+                        };
                     break;
                 }
                 self.candidates(&st, &mut cands);
@@ -380,6 +440,141 @@ impl<const N: usize> Tables<N> {
         total as u128
     }
 
+    /// The layouts that complete `st` with the three ships `types` (sorted, a type as often
+    /// as it is left), each layout once, crediting each placement in `cells` with the
+    /// layouts through it.
+    ///
+    /// Two placements conflict when they overlap (or touch, where ships may not); three fit
+    /// together when no two of them conflict, so inclusion and exclusion over the three
+    /// pairs count them from pairwise conflicts alone: for a placement `p` of the first ship,
+    /// the pairs of the other two that fit beside `p` and each other are the pairs of those
+    /// beside `p` less the conflicting ones among them, and those are the conflicting pairs of
+    /// all the free placements less those through a placement `p` blocks, plus those with
+    /// both in what `p` blocks. A placement conflicts with a few dozen others, so `p` costs a
+    /// walk over the few `p` blocks where the search would walk every placement of the second
+    /// ship and count the third beside each. Ordered tuples are counted: two ships of one
+    /// type count each layout twice, three six times.
+    fn triple_count(
+        &self,
+        st: &State<N>,
+        free: Bits<N>,
+        types: [usize; 3],
+        cells: Option<&mut PerCell>,
+        degrees: &mut Vec<u32>,
+    ) -> u128 {
+        let [x, y, z] = types;
+        let anchors = |t: usize| {
+            let (per_orient, n) = self.all_free_anchors(t, free, st.floor[t]);
+            Free {
+                ty: t,
+                per_orient,
+                n,
+            }
+        };
+        let (fx, fy) = (anchors(x), anchors(y));
+        let fz = if z == y { fy } else { anchors(z) };
+        let fx = if x == y { fy } else { fx };
+        let Some(cells) = cells else {
+            let ordered = self.beside_each(&fx, &fy, &fz, degrees, |_, _, _| {});
+            return u128::from(ordered / triple_repeats(types));
+        };
+        // Each ship's placements are credited with the pairs of the other two beside them;
+        // a pair of one type is a layout twice over.
+        let ordered = if x == z {
+            self.beside_each(&fx, &fx, &fx, degrees, credit(cells, x, 2))
+        } else if x == y {
+            let ordered = self.beside_each(&fx, &fx, &fz, degrees, credit(cells, x, 1));
+            self.beside_each(&fz, &fx, &fx, degrees, credit(cells, z, 2));
+            ordered
+        } else if y == z {
+            self.beside_each(&fy, &fx, &fy, degrees, credit(cells, y, 1));
+            self.beside_each(&fx, &fy, &fy, degrees, credit(cells, x, 2))
+        } else {
+            self.beside_each(&fy, &fx, &fz, degrees, credit(cells, y, 1));
+            self.beside_each(&fz, &fx, &fy, degrees, credit(cells, z, 1));
+            self.beside_each(&fx, &fy, &fz, degrees, credit(cells, x, 1))
+        };
+        u128::from(ordered / triple_repeats(types))
+    }
+
+    /// For each free placement `p` in `f`, the ordered pairs of free placements of `g` and
+    /// `h` that fit beside `p` and beside each other, given to `visit(orientation, anchor,
+    /// pairs)`; returns their sum. `degrees` is scratch for each placement's conflicts with
+    /// the other set.
+    fn beside_each(
+        &self,
+        f: &Free<N>,
+        g: &Free<N>,
+        h: &Free<N>,
+        degrees: &mut Vec<u32>,
+        mut visit: impl FnMut(usize, usize, u64),
+    ) -> u64 {
+        let cells = self.board.len() as usize;
+        let (of, og, oh) = (
+            self.types[f.ty].orients.len(),
+            self.types[g.ty].orients.len(),
+            self.types[h.ty].orients.len(),
+        );
+        let (fg, fh, gh, hg) = (
+            self.pair(f.ty, g.ty),
+            self.pair(f.ty, h.ty),
+            self.pair(g.ty, h.ty),
+            self.pair(h.ty, g.ty),
+        );
+        // Per placement of g its conflicts in h, then per placement of h its conflicts in g,
+        // and every conflicting pair of the two.
+        degrees.clear();
+        degrees.resize((og + oh) * cells, 0);
+        let (deg_g, deg_h) = degrees.split_at_mut(og * cells);
+        let mut pairs_in_conflict = 0u64;
+        for (o, anchors) in g.per_orient.iter().enumerate().take(og) {
+            for a in anchors.iter() {
+                let d = h.n - gh.fitting(o, a, &h.per_orient[..oh], h.n);
+                deg_g[o * cells + a] = d as u32;
+                pairs_in_conflict += d;
+            }
+        }
+        for (o, anchors) in h.per_orient.iter().enumerate().take(oh) {
+            for a in anchors.iter() {
+                deg_h[o * cells + a] = (g.n - hg.fitting(o, a, &g.per_orient[..og], g.n)) as u32;
+            }
+        }
+        let mut sum = 0u64;
+        for (o, anchors) in f.per_orient.iter().enumerate().take(of) {
+            for a in anchors.iter() {
+                let blocked_h = fh.blocked(o, a, &h.per_orient[..oh]);
+                let mut g_left = g.n;
+                let mut h_left = h.n;
+                // The conflicting pairs beside p: all of them, less those through a
+                // placement p blocks, plus those with both blocked (taken twice).
+                let mut conflicts = pairs_in_conflict as i64;
+                for (ob, blocked) in fg.blocked(o, a, &g.per_orient[..og]).iter().enumerate() {
+                    for b in blocked.iter() {
+                        g_left -= 1;
+                        conflicts -= i64::from(deg_g[ob * cells + b]);
+                        let both: u64 = gh
+                            .blocked(ob, b, &blocked_h[..oh])
+                            .iter()
+                            .take(oh)
+                            .map(|m| u64::from(m.len()))
+                            .sum();
+                        conflicts += both as i64;
+                    }
+                }
+                for (oc, blocked) in blocked_h.iter().enumerate().take(oh) {
+                    for c in blocked.iter() {
+                        h_left -= 1;
+                        conflicts -= i64::from(deg_h[oc * cells + c]);
+                    }
+                }
+                let pairs = g_left * h_left - conflicts as u64;
+                sum += pairs;
+                visit(o, a, pairs);
+            }
+        }
+        sum
+    }
+
     /// The free anchors of `ty` at or past `floor` in each orientation, and how many.
     #[inline]
     fn all_free_anchors(&self, ty: usize, free: Bits<N>, floor: usize) -> ([Bits<N>; 8], u64) {
@@ -428,7 +623,7 @@ impl<const N: usize> Tables<N> {
         // A shortcut adds its layouts all at once, past a count limit; per-cell counts must
         // be those of exactly the layouts reported, so under a limit they are found singly.
         if (ctl.limit.is_none() || cells.is_none())
-            && let Some(n) = self.shortcut(st, cells.as_deref_mut())
+            && let Some(n) = self.shortcut(st, cells.as_deref_mut(), &mut ctl.degrees)
         {
             ctl.add(n);
             if let Some(cells) = cells {
@@ -476,7 +671,7 @@ impl<const N: usize> Tables<N> {
                 || !self.viable(st)
                 || (!self.has_caps
                     && self.required.is_subset(st.ships)
-                    && st.rem.iter().sum::<usize>() <= 2)
+                    && st.rem.iter().sum::<usize>() <= 3)
         };
         for level in 0..3 {
             if layer.len() >= want {

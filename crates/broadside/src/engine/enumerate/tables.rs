@@ -40,7 +40,7 @@ pub(super) struct TypeT<const N: usize> {
     pub(super) orients: Vec<Orient<N>>,
 }
 
-/// Conflict masks for counting the last two ships at once, for ship types `x` then `y` (the
+/// Conflict masks for counting the last two or three ships at once, for ship types `x` then `y` (the
 /// same type when two of it are left): for each placement of `x` and each orientation of
 /// `y`, the anchors of `y` that the placement blocks.
 pub(super) struct Pair<const N: usize> {
@@ -63,6 +63,22 @@ impl<const N: usize> Pair<N> {
             .map(|(a, m)| (*a & *m).len() as u64)
             .sum();
         total - lost
+    }
+
+    /// Of the free anchors `ys` of `y` (per orientation), those the placement of `x` in
+    /// orientation `o` at `anchor` blocks.
+    #[inline]
+    pub(super) fn blocked(&self, o: usize, anchor: usize, ys: &[Bits<N>]) -> [Bits<N>; 8] {
+        let at = (o * self.cells + anchor) * self.y_orients;
+        let mut out = [Bits::EMPTY; 8];
+        for ((slot, a), m) in out
+            .iter_mut()
+            .zip(ys)
+            .zip(&self.conflicts[at..at + self.y_orients])
+        {
+            *slot = *a & *m;
+        }
+        out
     }
 }
 
