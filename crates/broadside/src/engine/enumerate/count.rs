@@ -49,6 +49,8 @@ pub(super) struct Ctl<'a> {
     pub(super) reason: Option<Stop>,
     pub(super) found: u128,
     pub(super) nodes: u64,
+    /// Work done since the last node, in nodes (a shortcut's walk over many placements).
+    charged: u64,
     pub(super) overflow: bool,
     /// Candidate lists of nodes left, for the next nodes to fill: a search allocates one
     /// per level, not one per node.
@@ -69,6 +71,7 @@ impl<'a> Ctl<'a> {
             reason: None,
             found: 0,
             nodes: 0,
+            charged: 0,
             overflow: false,
             spare: Vec::new(),
             degrees: Vec::new(),
@@ -79,9 +82,12 @@ impl<'a> Ctl<'a> {
     pub(super) fn should_stop(&mut self) -> bool {
         // Checked at a search's first node too: parallel subtrees can be short. The flags
         // every 32 nodes (a race waits for its loser), the clock every thousand.
-        let flags = self.nodes & 0x1f == 0;
-        let clock = self.nodes & 0x3ff == 0;
-        self.nodes += 1;
+        // A shortcut that walked many placements charged them as nodes: the checks come
+        // as often in time.
+        let before = self.nodes;
+        self.nodes += 1 + std::mem::take(&mut self.charged);
+        let flags = before == 0 || before >> 5 != self.nodes >> 5;
+        let clock = before == 0 || before >> 10 != self.nodes >> 10;
         if flags {
             if self.stop.load(Ordering::Relaxed) {
                 self.reason.get_or_insert(Stop::Time);
@@ -308,7 +314,7 @@ impl<const N: usize> Tables<N> {
         &self,
         st: &State<N>,
         cells: Option<&mut PerCell>,
-        degrees: &mut Vec<u32>,
+        ctl: &mut Ctl,
     ) -> Option<u128> {
         let last = self.last_ships(st)?;
         let free = !st.blocked & self.board;
@@ -331,7 +337,7 @@ impl<const N: usize> Tables<N> {
                 Some(total as u128)
             }
             [x, y] => Some(self.pair_count(st, free, x, y, cells)),
-            [x, y, z] => Some(self.triple_count(st, free, [x, y, z], cells, degrees)),
+            [x, y, z] => Some(self.triple_count(st, free, [x, y, z], cells, ctl)),
             _ => None,
         }
     }
@@ -460,9 +466,10 @@ impl<const N: usize> Tables<N> {
         free: Bits<N>,
         types: [usize; 3],
         cells: Option<&mut PerCell>,
-        degrees: &mut Vec<u32>,
+        ctl: &mut Ctl,
     ) -> u128 {
         let [x, y, z] = types;
+        let degrees = &mut ctl.degrees;
         let anchors = |t: usize| {
             let (per_orient, n) = self.all_free_anchors(t, free, st.floor[t]);
             Free {
@@ -474,6 +481,13 @@ impl<const N: usize> Tables<N> {
         let (fx, fy) = (anchors(x), anchors(y));
         let fz = if z == y { fy } else { anchors(z) };
         let fx = if x == y { fy } else { fx };
+        // The walks (over the first ship's placements once per ship credited, over the
+        // others' once), each placement some words of bitboard: charged as nodes, so that
+        // the search reads its stop flag and clock as often in time on a large board (about
+        // a hundred nodes a leaf on the standard board, where a leaf takes a few µs).
+        let walks = if cells.is_some() { 3 } else { 1 };
+        let words = N as u64;
+        ctl.charged += (walks * fx.n + fy.n + fz.n) * words / 16;
         let Some(cells) = cells else {
             let ordered = self.beside_each(&fx, &fy, &fz, degrees, |_, _, _| {});
             return u128::from(ordered / triple_repeats(types));
@@ -623,7 +637,7 @@ impl<const N: usize> Tables<N> {
         // A shortcut adds its layouts all at once, past a count limit; per-cell counts must
         // be those of exactly the layouts reported, so under a limit they are found singly.
         if (ctl.limit.is_none() || cells.is_none())
-            && let Some(n) = self.shortcut(st, cells.as_deref_mut(), &mut ctl.degrees)
+            && let Some(n) = self.shortcut(st, cells.as_deref_mut(), ctl)
         {
             ctl.add(n);
             if let Some(cells) = cells {
