@@ -543,14 +543,14 @@ impl<const N: usize> Tables<N> {
         let mut pairs_in_conflict = 0u64;
         for (o, anchors) in g.per_orient.iter().enumerate().take(og) {
             for a in anchors.iter() {
-                let d = h.n - gh.fitting(o, a, &h.per_orient[..oh], h.n);
+                let d = gh.lost(o, a, &h.per_orient[..oh]);
                 deg_g[o * cells + a] = d as u32;
                 pairs_in_conflict += d;
             }
         }
         for (o, anchors) in h.per_orient.iter().enumerate().take(oh) {
             for a in anchors.iter() {
-                deg_h[o * cells + a] = (g.n - hg.fitting(o, a, &g.per_orient[..og], g.n)) as u32;
+                deg_h[o * cells + a] = hg.lost(o, a, &g.per_orient[..og]) as u32;
             }
         }
         let mut sum = 0u64;
@@ -566,13 +566,7 @@ impl<const N: usize> Tables<N> {
                     for b in blocked.iter() {
                         g_left -= 1;
                         conflicts -= i64::from(deg_g[ob * cells + b]);
-                        let both: u64 = gh
-                            .blocked(ob, b, &blocked_h[..oh])
-                            .iter()
-                            .take(oh)
-                            .map(|m| u64::from(m.len()))
-                            .sum();
-                        conflicts += both as i64;
+                        conflicts += gh.lost(ob, b, &blocked_h[..oh]) as i64;
                     }
                 }
                 for (oc, blocked) in blocked_h.iter().enumerate().take(oh) {

@@ -56,13 +56,18 @@ impl<const N: usize> Pair<N> {
     /// the placement of `x` in orientation `o` at `anchor`.
     #[inline]
     pub(super) fn fitting(&self, o: usize, anchor: usize, ys: &[Bits<N>], total: u64) -> u64 {
+        total - self.lost(o, anchor, ys)
+    }
+
+    /// How many of the anchors `ys` of `y` (per orientation) the placement of `x` in
+    /// orientation `o` at `anchor` blocks.
+    #[inline]
+    pub(super) fn lost(&self, o: usize, anchor: usize, ys: &[Bits<N>]) -> u64 {
         let at = (o * self.cells + anchor) * self.y_orients;
-        let lost: u64 = ys
-            .iter()
+        ys.iter()
             .zip(&self.conflicts[at..at + self.y_orients])
             .map(|(a, m)| (*a & *m).len() as u64)
-            .sum();
-        total - lost
+            .sum()
     }
 
     /// Of the free anchors `ys` of `y` (per orientation), those the placement of `x` in
