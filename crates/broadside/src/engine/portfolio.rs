@@ -74,10 +74,12 @@ pub const STEP_WEIGHT: f64 = 1.0 / 50.0;
 /// Seconds per unit of the enumerator's work and per DP state, by rule (touch, no-touch) and
 /// count (a total, per cell), on one machine: only their ratio matters, and it is nearly the
 /// same on an idle machine and on a loaded one (see [`DP_UNDER_LOAD`]). Fitted by `cargo
-/// bench --bench auto` on an idle machine (the medians it prints).
+/// bench --bench auto` on an idle machine (the medians it prints), each count touching its
+/// memory afresh as a process of its own does (the DP's first touch of its trails is a good
+/// part of its per-cell time).
 const SECONDS: [[(f64, f64); 2]; 2] = [
-    [(2.53e-7, 3.96e-9), (5.37e-7, 6.60e-9)],
-    [(4.85e-7, 2.17e-9), (1.10e-6, 3.22e-9)],
+    [(2.14e-7, 5.84e-9), (4.32e-7, 9.52e-9)],
+    [(3.75e-7, 2.98e-9), (8.22e-7, 4.05e-9)],
 ];
 
 /// How much more the DP's predicted states weigh than the enumerator's work in the choice:
