@@ -4,8 +4,8 @@
 #   benches/results.sh            recompute every row and paired difference from the files
 #   benches/results.sh play       play the cheap shooters' runs again and rewrite the files
 #                                 (100,000 games each; a few minutes on 2 cores)
-#   benches/results.sh play-exact play exact greedy's runs (20,000 games of the standard game,
-#                                 100,000 of the others; hours)
+#   benches/results.sh play-exact play exact greedy's runs (100,000 games under each variant;
+#                                 20 to 60 minutes each on 2 cores)
 #   benches/results.sh play-parts [VARIANT] [SHOOTER] FIRST GAMES
 #                                 play games FIRST+1 to FIRST+GAMES of one shooter (pilot:800
 #                                 unless named) under a rule variant (touch-announced, the
@@ -43,13 +43,10 @@ play() {
   local games=$1; shift
   for v in "${variants[@]}"; do
     for s in "$@"; do
-      # Exact greedy takes about 90 ms a game on the standard game, under 50 ms elsewhere:
-      # 20,000 games there, 100,000 under the other variants.
-      if [ "$games" = exact ]; then
-        n=100000; [ "$v" = touch-announced ] && n=20000
-      else
-        n=$games
-      fi
+      # Exact greedy takes 12 to 33 ms a game on two cores under every variant: 100,000
+      # games each, as the cheap rules.
+      n=$games
+      [ "$n" = exact ] && n=100000
       # shellcheck disable=SC2046
       "$bin" simulate --shooter "$s" --seed 1 --size 10x10 --fleet "5 4 3 3 2" $(rules_of "$v") \
         --games "$n" --shots "$dir/$v-${s//:/-}.json" > /dev/null
