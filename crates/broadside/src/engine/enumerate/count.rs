@@ -562,7 +562,8 @@ impl<const N: usize> Tables<N> {
                 // The conflicting pairs beside p: all of them, less those through a
                 // placement p blocks, plus those with both blocked (taken twice).
                 let mut conflicts = pairs_in_conflict as i64;
-                for (ob, blocked) in fg.blocked(o, a, &g.per_orient[..og]).iter().enumerate() {
+                let blocked_g = fg.blocked(o, a, &g.per_orient[..og]);
+                for (ob, blocked) in blocked_g.iter().enumerate().take(og) {
                     for b in blocked.iter() {
                         g_left -= 1;
                         conflicts -= i64::from(deg_g[ob * cells + b]);
