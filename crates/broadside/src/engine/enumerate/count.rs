@@ -553,6 +553,8 @@ impl<const N: usize> Tables<N> {
                 deg_h[o * cells + a] = hg.lost(o, a, &g.per_orient[..og]) as u32;
             }
         }
+        // Two ships of one type: g and h are the same placements.
+        let same = g.ty == h.ty;
         let mut sum = 0u64;
         for (o, anchors) in f.per_orient.iter().enumerate().take(of) {
             for a in anchors.iter() {
@@ -563,17 +565,25 @@ impl<const N: usize> Tables<N> {
                 // placement p blocks, plus those with both blocked (taken twice).
                 let mut conflicts = pairs_in_conflict as i64;
                 let blocked_g = fg.blocked(o, a, &g.per_orient[..og]);
+                let mut through_g = 0i64;
                 for (ob, blocked) in blocked_g.iter().enumerate().take(og) {
                     for b in blocked.iter() {
                         g_left -= 1;
-                        conflicts -= i64::from(deg_g[ob * cells + b]);
+                        through_g += i64::from(deg_g[ob * cells + b]);
                         conflicts += gh.lost(ob, b, &blocked_h[..oh]) as i64;
                     }
                 }
-                for (oc, blocked) in blocked_h.iter().enumerate().take(oh) {
-                    for c in blocked.iter() {
-                        h_left -= 1;
-                        conflicts -= i64::from(deg_h[oc * cells + c]);
+                conflicts -= through_g;
+                if same {
+                    // g and h are one set: what p blocks of h is what it blocks of g.
+                    h_left = g_left;
+                    conflicts -= through_g;
+                } else {
+                    for (oc, blocked) in blocked_h.iter().enumerate().take(oh) {
+                        for c in blocked.iter() {
+                            h_left -= 1;
+                            conflicts -= i64::from(deg_h[oc * cells + c]);
+                        }
                     }
                 }
                 let pairs = g_left * h_left - conflicts as u64;
