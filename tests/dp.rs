@@ -262,6 +262,9 @@ fn the_last_three_ships_counted_at_once_agree_with_brute_force() {
                     let e = Enumerator::new(&p).count(&opts).unwrap();
                     let d = DpEngine::new(&p).unwrap().count(&opts).unwrap();
                     assert_eq!((e.count, &e.per_cell), (d.count, &d.per_cell), "{what}");
+                    // The count alone takes another walk.
+                    let alone = Enumerator::new(&p).count(&CountOptions::default()).unwrap();
+                    assert_eq!(alone.count, e.count, "{what}");
                     if w * h <= 30 && fleet.len() == 3 {
                         let (n, cells) = common::naive_counts(&spec);
                         assert_eq!(e.count, n, "{what}");

@@ -489,7 +489,14 @@ impl<const N: usize> Tables<N> {
         let words = N as u64;
         ctl.charged += (walks * fx.n + fy.n + fz.n) * words / 16;
         let Some(cells) = cells else {
-            let ordered = self.beside_each(&fx, &fy, &fz, degrees, |_, _, _| {});
+            // From the ship whose partners are one set where two are of one type: its walk
+            // goes over what a placement blocks of them once.
+            let (f, g, h) = match (x == y, y == z) {
+                (true, false) => (&fz, &fx, &fx),
+                (false, true) => (&fx, &fy, &fy),
+                _ => (&fx, &fy, &fz),
+            };
+            let ordered = self.beside_each(f, g, h, degrees, |_, _, _| {});
             return u128::from(ordered / triple_repeats(types));
         };
         // Each ship's placements are credited with the pairs of the other two beside them;
