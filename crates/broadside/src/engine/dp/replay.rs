@@ -255,7 +255,15 @@ impl DpReplay {
         matches!(
             *self.root.lock().unwrap_or_else(|e| e.into_inner()),
             Root::Unmade
-        ) && DpEngine::new(&self.wide).is_ok_and(|wide| wide.narrowed_by(dp).is_some())
+        ) && self.wide_narrowed_by(dp).is_some()
+    }
+
+    /// The wider position's DP and the edges the position `dp` was made for keeps at each
+    /// cell; `None` where it does not narrow the wider one (another game's).
+    fn wide_narrowed_by(&self, dp: &DpEngine) -> Option<(DpEngine, Vec<Kept>)> {
+        let wide = DpEngine::new(&self.wide).ok()?;
+        let kept = wide.narrowed_by(dp)?;
+        Some((wide, kept))
     }
 
     /// The count of the position `dp` was made for (per-cell counts as `opts` asks) by
@@ -289,8 +297,7 @@ impl DpReplay {
             Root::Unfit | Root::Recording => return None,
             Root::Unmade => {
                 // Another game needs no trails: refused before any are recorded.
-                let wide = DpEngine::new(&self.wide).ok()?;
-                let kept = wide.narrowed_by(dp)?;
+                let (wide, kept) = self.wide_narrowed_by(dp)?;
                 *root = Root::Recording;
                 drop(root);
                 let recorded = record(wide, opts);
