@@ -163,7 +163,8 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
 }
 
 /// [`probs`] of a position of `book`'s game, from the book when it holds the position (or
-/// one of its mirror images) and `engine` is `auto`, else counted as [`probs`] counts it and
+/// one of its mirror images, or counted it last) or the position before its last shot, a
+/// miss, and `engine` is `auto`, else counted as [`probs`] counts it and
 /// kept in the book when the count was exact and took a while ([`Book::keep`]): what a
 /// program that asks about position after position of one game wants (a Gym environment,
 /// the web server). A problem that is not a position of the book's game (its board, fleet,
@@ -181,9 +182,14 @@ pub fn probs_in(
     if game != empty || !problem.conflicts().is_empty() {
         return probs(problem, engine, opts);
     }
-    // An engine named is asked to count (a check of the others, say); `auto` takes any.
+    // An engine named is asked to count (a check of the others, say); `auto` takes any,
+    // and counts a position one miss past one known from it ([`Book::after_miss`]).
+    let start = std::time::Instant::now();
     let kept = (engine == Engine::Auto)
-        .then(|| book.lookup(problem, &shots))
+        .then(|| {
+            book.lookup(problem, &shots)
+                .or_else(|| book.after_miss(problem, &shots, opts))
+        })
         .flatten();
     if let Some(map) = kept {
         let map = HeatMap {
@@ -197,8 +203,12 @@ pub fn probs_in(
         };
         return Ok(ProbsReport::Map(report(problem, map)));
     }
-    let start = std::time::Instant::now();
-    let answer = probs(problem, engine, &book.counting(engine, opts))?;
+    // A count from the position before that did not finish took some of the time.
+    let opts = CountOptions {
+        time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+        ..book.counting(engine, opts)
+    };
+    let answer = probs(problem, engine, &opts)?;
     if let ProbsReport::Map(h) = &answer
         && h.complete
         && let Ok(layouts) = u128::try_from(&h.layouts)
