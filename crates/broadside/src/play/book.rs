@@ -633,7 +633,9 @@ mod tests {
     }
 
     /// `auto`'s counts of the standard game's positions replay the DP's trails over the empty
-    /// board, recorded once, and give the fresh DP's maps; a named engine counts alone.
+    /// board, recorded once (by the first position counted afresh that the enumerator would
+    /// not count at once: two misses), and give the fresh DP's maps, those one miss on too;
+    /// a named engine counts alone.
     #[test]
     fn auto_replays_the_empty_board_s_trails() {
         let s = Setup::standard();
@@ -642,10 +644,15 @@ mod tests {
         assert!(book.counting(Engine::Dp, &opts).replay.is_none());
         let replay = book.counting(Engine::Auto, &opts).replay.unwrap();
         assert!(!replay.recorded());
+        let (a, b, c) = (
+            shot(44, ShotResult::Miss),
+            shot(57, ShotResult::Miss),
+            shot(7, ShotResult::Miss),
+        );
         let games = [
-            vec![],
-            vec![shot(44, ShotResult::Miss)],
-            vec![shot(44, ShotResult::Miss), shot(7, ShotResult::Miss)],
+            vec![a.clone(), b.clone()],
+            vec![a.clone(), b.clone(), c.clone()],
+            vec![c, b, a],
         ];
         for shots in &games {
             let p = s.after(shots).build().unwrap();

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::symmetry::Symmetric;
 use super::tables::{Cand, State, Tables};
 use crate::bitboard::Bits;
 use crate::engine::{Cancel, CountError, CountOptions, CountResult, Stop};
@@ -32,12 +33,17 @@ pub struct Work {
 /// What one parallel subtree count returns: count, stop reason, overflow.
 type TaskResult = (u128, Option<Stop>, bool);
 
+/// A worker's per-cell counts, one set per weight of its subtrees.
+type ByWeight = Vec<(u64, Vec<u128>)>;
+
 /// The first levels of a search split into subtrees: the states of the level above the
 /// last, and per subtree its parent there and the move from it (`None`: the parent is the
-/// subtree), in search order.
+/// subtree), in search order, with the layouts each of its layouts stands for (more than one
+/// under a first ship placed at one placement of each orbit of the problem's symmetries).
 pub(super) struct Frontier<const N: usize> {
     parents: Vec<State<N>>,
     tasks: Vec<(usize, Option<Cand>)>,
+    weights: Vec<u64>,
 }
 
 /// Per-search control: limits, the shared stop flag, and the running total.
@@ -347,13 +353,18 @@ impl<const N: usize> Tables<N> {
     /// branchings of `b_1 ... b_d` ways, stands for `b_1 * ... * b_d` nodes like it. The
     /// mean over probes is an unbiased estimate of the nodes visited and of the placements a
     /// shortcut walks (its first ship's free placements, each a few word operations).
+    ///
+    /// Where the problem's symmetries let a count place its first ship by orbits, the
+    /// probes' first move is among the orbits' representatives, as the count's is.
     pub(super) fn estimate(&self, probes: usize, rng: &mut impl rand::Rng) -> Work {
         use rand::RngExt;
         let mut work = Work::default();
         let mut cands = Vec::new();
+        let sym = self.symmetric(self.dims);
         for _ in 0..probes {
             let mut st = self.root();
             let mut weight = 1.0;
+            let mut first = true;
             loop {
                 work.nodes += weight;
                 if st.rem.iter().all(|&r| r == 0) || !self.viable(&st) {
@@ -371,6 +382,10 @@ impl<const N: usize> Tables<N> {
                     break;
                 }
                 self.candidates(&st, &mut cands);
+                if let Some(sym) = sym.as_ref().filter(|_| first) {
+                    cands.retain(|c| c.ty as usize == sym.ty && sym.weight(c.idx as usize) > 0);
+                }
+                first = false;
                 if cands.is_empty() {
                     break;
                 }
@@ -681,17 +696,30 @@ impl<const N: usize> Tables<N> {
     }
 
     /// Splits the root into independent subtrees for the threads.
-    pub(super) fn frontier(&self, want: usize) -> Frontier<N> {
-        self.frontier_of(want, |_| true)
+    pub(super) fn frontier(&self, want: usize, sym: Option<&Symmetric>) -> Frontier<N> {
+        self.frontier_of(want, |_| true, sym)
     }
 
     /// The subtrees of the search's first levels (at most three), down to the first level
     /// with at least `want` of them, in search order; of that last level, only those whose
     /// index `keep` accepts. The last level is not built: each subtree is its parent and
-    /// the move from it, made by the worker that counts it.
-    pub(super) fn frontier_of(&self, want: usize, keep: impl Fn(usize) -> bool) -> Frontier<N> {
+    /// the move from it, made by the worker that counts it. Under `sym`, the first ship is
+    /// placed at its orbits' representatives only, each weighed by its orbit's size.
+    pub(super) fn frontier_of(
+        &self,
+        want: usize,
+        keep: impl Fn(usize) -> bool,
+        sym: Option<&Symmetric>,
+    ) -> Frontier<N> {
         let mut layer = vec![self.root()];
+        let mut weights = vec![1u64];
         let mut cands = Vec::new();
+        // A move's weight: its orbit's size for the first ship under `sym`, else 1 (0: the
+        // move is not made).
+        let weight = |level: usize, c: &Cand| match sym {
+            Some(sym) if level == 0 && c.ty as usize == sym.ty => sym.weight(c.idx as usize),
+            _ => 1,
+        };
         let leafish = |st: &State<N>| {
             st.rem.iter().all(|&r| r == 0)
                 || !self.viable(st)
@@ -711,26 +739,33 @@ impl<const N: usize> Tables<N> {
                         1
                     } else {
                         self.candidates(st, &mut cands);
-                        cands.len()
+                        cands.iter().filter(|c| weight(level, c) > 0).count()
                     }
                 })
                 .sum();
             let last = size >= want || level == 2;
             if last {
                 let mut tasks = Vec::new();
+                let mut task_weights = Vec::new();
                 let mut index = 0;
                 for (i, st) in layer.iter().enumerate() {
                     if leafish(st) {
                         if keep(index) {
                             tasks.push((i, None));
+                            task_weights.push(weights[i]);
                         }
                         index += 1;
                         continue;
                     }
                     self.candidates(st, &mut cands);
-                    for &c in &cands {
+                    for c in &cands {
+                        let w = weight(level, c);
+                        if w == 0 {
+                            continue;
+                        }
                         if keep(index) {
-                            tasks.push((i, Some(c)));
+                            tasks.push((i, Some(*c)));
+                            task_weights.push(weights[i] * w);
                         }
                         index += 1;
                     }
@@ -738,32 +773,42 @@ impl<const N: usize> Tables<N> {
                 return Frontier {
                     parents: layer,
                     tasks,
+                    weights: task_weights,
                 };
             }
             let mut next = Vec::new();
-            for st in layer {
+            let mut next_weights = Vec::new();
+            for (st, &parent) in layer.into_iter().zip(&weights) {
                 if leafish(&st) {
                     next.push(st);
+                    next_weights.push(parent);
                     continue;
                 }
                 self.candidates(&st, &mut cands);
-                for &c in &cands {
+                for c in &cands {
+                    let w = weight(level, c);
+                    if w == 0 {
+                        continue;
+                    }
                     let mut s = st.clone();
-                    self.place(&mut s, c);
+                    self.place(&mut s, *c);
                     if c.type_step {
                         s.floor[c.ty as usize] = c.idx as usize + 1;
                     }
                     next.push(s);
+                    next_weights.push(parent * w);
                 }
             }
             layer = next;
+            weights = next_weights;
         }
         // The root already had `want` subtrees (it is one): keep it if asked.
-        let tasks = (0..layer.len())
+        let tasks: Vec<(usize, Option<Cand>)> = (0..layer.len())
             .filter(|&i| keep(i))
             .map(|i| (i, None))
             .collect();
         Frontier {
+            weights: tasks.iter().map(|&(i, _)| weights[i]).collect(),
             parents: layer,
             tasks,
         }
@@ -853,7 +898,17 @@ impl<const N: usize> Tables<N> {
         if r.complete || r.stopped == Some(Stop::Limit) {
             return Ok(r);
         }
-        self.count_subtrees(self.frontier(256), opts, deadline, &stop, opts.limit)
+        // The board's symmetries that keep the problem save the search most of its first
+        // ship's placements (the empty board's eight of them, nearly eight times).
+        let sym = self.symmetric(self.dims);
+        self.count_subtrees(
+            self.frontier(256, sym.as_ref()),
+            opts,
+            deadline,
+            &stop,
+            opts.limit,
+            sym.as_ref(),
+        )
     }
 
     /// Counts the layouts under subtrees `part`, `part + parts`, `part + 2 * parts`, ... of
@@ -868,27 +923,33 @@ impl<const N: usize> Tables<N> {
         parts: usize,
     ) -> Result<CountResult, CountError> {
         let parts = parts.max(1);
-        let tasks = self.frontier_of(parts.saturating_mul(SUBTREES_PER_PART), |i| {
-            i % parts == part
-        });
+        // A part's per-cell counts are not made whole by the symmetries alone: no orbits.
+        let tasks = self.frontier_of(
+            parts.saturating_mul(SUBTREES_PER_PART),
+            |i| i % parts == part,
+            None,
+        );
         let deadline = opts.time_limit.and_then(|t| Instant::now().checked_add(t));
         let stop = AtomicBool::new(false);
         on_deep_stack(self.depth(), || {
-            self.count_subtrees(tasks, opts, deadline, &stop, None)
+            self.count_subtrees(tasks, opts, deadline, &stop, None, None)
         })
     }
 
-    /// Counts the completions of the subtrees of `f` on every core, summed.
+    /// Counts the completions of the subtrees of `f` on every core, summed, each weighed by
+    /// the layouts it stands for; per-cell counts made whole by `sym`'s symmetries when the
+    /// frontier placed the first ship by its orbits.
     ///
     /// Under a `limit`, the subtrees stop once those counted reach it (no subtree starts, the
     /// ones under way stop), and the count is the limit.
-    fn count_subtrees(
+    pub(super) fn count_subtrees(
         &self,
         f: Frontier<N>,
         opts: &CountOptions,
         deadline: Option<Instant>,
         stop: &AtomicBool,
         limit: Option<u128>,
+        sym: Option<&Symmetric>,
     ) -> Result<CountResult, CountError> {
         let counted = std::sync::Mutex::new(0u128);
         let ncells = self.board.len() as usize;
@@ -902,45 +963,63 @@ impl<const N: usize> Tables<N> {
         let done = AtomicU64::new(0);
         let total = f.tasks.len() as u64;
         let depth = self.depth();
-        // Per-cell counts are gathered per worker, not per subtree: spreading a placement's
-        // counts over its cells costs a pass over every placement. A worker makes each of
-        // its subtrees in one state, and keeps its candidate lists from one to the next.
-        let parts: Vec<(Option<Vec<u128>>, Vec<TaskResult>)> = (0..f.tasks.len())
+        // Per-cell counts are gathered per worker and weight, not per subtree: spreading a
+        // placement's counts over its cells costs a pass over every placement. A worker makes
+        // each of its subtrees in one state, and keeps its candidate lists from one to the
+        // next.
+        type Weighed = Vec<(u64, PerCell)>;
+        let parts: Vec<(ByWeight, Vec<TaskResult>)> = (0..f.tasks.len())
             .into_par_iter()
             .fold(
-                || {
-                    let cells = want_cells.then(|| PerCell::new(self, ncells));
-                    (cells, Vec::new(), None, Vec::new())
-                },
-                |(mut cells, mut results, mut st, spare), task| {
+                || (Weighed::new(), Vec::new(), None, Vec::new()),
+                |(mut by_weight, mut results, mut st, spare), task| {
+                    let w = f.weights[task];
                     let mut ctl = new_ctl(spare);
+                    let cells = want_cells.then(|| {
+                        let at = match by_weight.iter().position(|(v, _)| *v == w) {
+                            Some(at) => at,
+                            None => {
+                                by_weight.push((w, PerCell::new(self, ncells)));
+                                by_weight.len() - 1
+                            }
+                        };
+                        &mut by_weight[at].1
+                    });
                     // Past the deadline (or once stopped) a subtree is not started: a deep
                     // one would start a thread for its stack only to stop at once.
                     if !ctl.should_stop() {
                         let st = self.subtree(&f, task, &mut st);
-                        on_deep_stack(depth, || self.count_from(st, &mut ctl, cells.as_mut()));
+                        on_deep_stack(depth, || self.count_from(st, &mut ctl, cells));
                     }
                     let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                     if let Some(p) = &opts.progress {
                         p(d, total);
                     }
+                    let found = ctl.found.checked_mul(u128::from(w));
                     if let Some(l) = limit {
                         let mut c = counted.lock().unwrap_or_else(|e| e.into_inner());
-                        *c = c.saturating_add(ctl.found);
+                        *c = c.saturating_add(found.unwrap_or(u128::MAX));
                         if *c >= l {
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
-                    results.push((ctl.found, ctl.reason, ctl.overflow));
-                    (cells, results, st, ctl.spare)
+                    let overflow = ctl.overflow || found.is_none();
+                    results.push((found.unwrap_or(0), ctl.reason, overflow));
+                    (by_weight, results, st, ctl.spare)
                 },
             )
-            .map(|(cells, results, _, _)| (cells.map(|c| c.spread(self)), results))
+            .map(|(by_weight, results, _, _)| {
+                let cells = by_weight
+                    .into_iter()
+                    .map(|(w, c)| (w, c.spread(self)))
+                    .collect();
+                (cells, results)
+            })
             .collect();
         let mut count = 0u128;
         let mut stopped = None;
         let mut per_cell = want_cells.then(|| vec![0u128; ncells]);
-        for (cells, results) in parts {
+        for (by_weight, results) in parts {
             for (n, reason, overflow) in results {
                 if overflow {
                     return Err(CountError::Overflow);
@@ -948,11 +1027,19 @@ impl<const N: usize> Tables<N> {
                 count = count.checked_add(n).ok_or(CountError::Overflow)?;
                 stopped = stopped.or(reason);
             }
-            if let (Some(acc), Some(c)) = (per_cell.as_mut(), cells) {
-                for (a, b) in acc.iter_mut().zip(c) {
-                    *a = a.checked_add(b).ok_or(CountError::Overflow)?;
+            if let Some(acc) = per_cell.as_mut() {
+                for (w, c) in by_weight {
+                    for (a, b) in acc.iter_mut().zip(c) {
+                        *a = b
+                            .checked_mul(u128::from(w))
+                            .and_then(|b| a.checked_add(b))
+                            .ok_or(CountError::Overflow)?;
+                    }
                 }
             }
+        }
+        if let (Some(sym), Some(acc)) = (sym, per_cell.as_mut()) {
+            *acc = sym.spread(acc).ok_or(CountError::Overflow)?;
         }
         if let Some(l) = limit
             && count >= l

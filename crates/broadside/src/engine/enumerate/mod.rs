@@ -35,6 +35,7 @@
 
 mod count;
 mod search;
+mod symmetry;
 mod tables;
 
 pub use count::Work;

@@ -88,6 +88,7 @@ impl<const N: usize> Pair<N> {
 }
 
 pub(super) struct Tables<const N: usize> {
+    pub(super) dims: crate::geom::Dims,
     pub(super) board: Bits<N>,
     pub(super) types: Vec<TypeT<N>>,
     pub(super) water: Bits<N>,
@@ -231,6 +232,7 @@ impl<const N: usize> Tables<N> {
             });
         }
         let mut tables = Tables {
+            dims: d,
             board,
             types,
             water,
