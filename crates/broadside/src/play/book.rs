@@ -136,6 +136,16 @@ impl Book {
         }
     }
 
+    /// A book for one question about a position of `setup`'s game: it keeps no position
+    /// past its last [`RECENT`] counts and records no DP trails, so it costs nothing to make
+    /// ([`Book::past_misses`] with it counts a position from the one before its misses).
+    pub fn for_one(setup: &Setup) -> Book {
+        Book {
+            replay: None,
+            ..Book::new(setup, Duration::MAX)
+        }
+    }
+
     /// An empty book for the games of one run under `setup`, keeping the counts that took at
     /// least 5 ms.
     pub fn for_run(setup: &Setup) -> Arc<Book> {
@@ -290,6 +300,41 @@ impl Book {
         };
         self.keep(shots, layouts, &per_cell, engine, start.elapsed());
         Some(HeatMap::of_counts(problem, layouts, per_cell, engine))
+    }
+
+    /// The heat map of `problem`, the position after `shots` under the book's rules, whose
+    /// last `misses` shots missed, counted from the position before them: that position,
+    /// then each miss from the one before it ([`Book::after_miss`]), each count within what
+    /// is left of `opts`'s time limit. `None` where a count does not finish.
+    pub fn past_misses(
+        &self,
+        problem: &Problem,
+        shots: &[Shot],
+        misses: usize,
+        opts: &CountOptions,
+    ) -> Option<HeatMap> {
+        let start = Instant::now();
+        let first = shots.len().checked_sub(misses.max(1))?;
+        if shots[first..].iter().any(|s| s.result != ShotResult::Miss) {
+            return None;
+        }
+        let left = || CountOptions {
+            time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+            ..opts.clone()
+        };
+        let base = &shots[..first];
+        if self.counts_of(base).is_none() {
+            let p = self.setup.after(base).build().ok()?;
+            self.heat_with(&p, base, Engine::Auto, &left())?;
+        }
+        for k in first + 1..shots.len() {
+            let next = &shots[..k];
+            if self.counts_of(next).is_none() {
+                let p = self.setup.after(next).build().ok()?;
+                self.after_miss(&p, next, &left())?;
+            }
+        }
+        self.after_miss(problem, shots, &left())
     }
 
     /// Keeps the exact counts of the position after `shots` (`layouts` in all, `per_cell`
