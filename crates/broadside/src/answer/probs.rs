@@ -10,7 +10,7 @@ use crate::engine::{CountInt, CountOptions, Engine, EngineKind};
 use crate::error::Error;
 use crate::geom::Dims;
 use crate::heat::HeatMap;
-use crate::observe::ShotResult;
+use crate::observe::{Shot, ShotResult};
 use crate::play::{Book, Setup};
 use crate::problem::Problem;
 
@@ -181,24 +181,28 @@ pub const PAST_MISSES: usize = 2;
 /// save its count most of its work, one miss at a time ([`Book::past_misses`]), each miss a
 /// count of the position before it with a ship required on the missed cell, which is quick.
 fn past_misses(problem: &Problem, opts: &CountOptions) -> Option<HeatMap> {
-    let given = problem.given();
-    let shots = &given.observations.shots;
+    let setup = Setup::of(problem.given());
+    if !setup.rocks.is_empty() {
+        return None;
+    }
+    let shots = shots_in(problem, &setup)?;
     if shots.is_empty()
         || shots.len() > PAST_MISSES
         || shots.iter().any(|s| s.result != ShotResult::Miss)
-        || !problem.conflicts().is_empty()
     {
         return None;
     }
-    let setup = Setup::of(given);
+    Book::for_one(&setup).past_misses(problem, &shots, shots.len(), opts)
+}
+
+/// The shots of `problem` when it is a position of `setup`'s game (its board, fleet, rules,
+/// sinking reports and rocks, with shots) that they do not contradict.
+fn shots_in(problem: &Problem, setup: &Setup) -> Option<Vec<Shot>> {
+    let mut game = problem.given().clone();
+    let shots = std::mem::take(&mut game.observations.shots);
     let empty = setup.empty();
-    let mut game = given.clone();
-    game.observations.shots.clear();
     game.meta = empty.meta.clone();
-    if !setup.rocks.is_empty() || game != empty {
-        return None;
-    }
-    Book::for_one(&setup).past_misses(problem, shots, shots.len(), opts)
+    (game == empty && problem.conflicts().is_empty()).then_some(shots)
 }
 
 /// A map in integers of any size.
@@ -227,13 +231,9 @@ pub fn probs_in(
     book: &Book,
     opts: &CountOptions,
 ) -> Result<ProbsReport, Error> {
-    let mut game = problem.given().clone();
-    let shots = std::mem::take(&mut game.observations.shots);
-    let empty = book.setup().empty();
-    game.meta = empty.meta.clone();
-    if game != empty || !problem.conflicts().is_empty() {
+    let Some(shots) = shots_in(problem, book.setup()) else {
         return probs(problem, engine, opts);
-    }
+    };
     // An engine named is asked to count (a check of the others, say); `auto` takes any,
     // and counts a position one miss past one known from it ([`Book::after_miss`]).
     let start = std::time::Instant::now();

@@ -44,15 +44,20 @@ impl Symmetric {
 
     /// The per-cell counts of the whole search from those of the representatives weighed by
     /// their orbits' sizes: their images under every symmetry, summed, over the group's size.
+    /// Each image is divided before the sum (and the remainders summed apart), so that no sum
+    /// passes what the answer does.
     pub(super) fn spread(&self, weighed: &[u128]) -> Option<Vec<u128>> {
         let g = self.maps.len() as u128;
         (0..weighed.len())
             .map(|c| {
-                let sum = self
-                    .maps
-                    .iter()
-                    .try_fold(0u128, |a, m| a.checked_add(weighed[m[c]]))?;
-                Some(sum / g)
+                let (whole, rest) =
+                    self.maps
+                        .iter()
+                        .fold((Some(0u128), 0u128), |(whole, rest), m| {
+                            let x = weighed[m[c]];
+                            (whole.and_then(|w| w.checked_add(x / g)), rest + x % g)
+                        });
+                whole?.checked_add(rest / g)
             })
             .collect()
     }
