@@ -170,14 +170,17 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
 }
 
 /// The most misses a position with no hit may have for [`probs`] to count it from the empty
-/// board, one miss at a time: on the standard game one miss takes 0.035 s that way against
-/// 0.087 s counted afresh, two 0.053 s against 0.077 s, three about as long either way, and
-/// each miss past them some 0.015 s more while a fresh count gets quicker (whole process,
-/// docs/PERFORMANCE.md).
-pub const PAST_MISSES: usize = 2;
+/// board, one miss at a time: on the standard game (whole process, five hand clicks of each
+/// kind) one miss takes 24-35 ms that way and two 39-51 ms (83-90 and 71-80 afresh), three
+/// 50-62 against 55-62 afresh, while four take 68-79 ms that way against 49-51 afresh: each
+/// miss costs a count with a ship required on it, and a fresh count gets quicker with every
+/// miss (docs/PERFORMANCE.md).
+pub const PAST_MISSES: usize = 3;
 
 /// The heat map of `problem` when it is a position of a game without rocks whose shots all
-/// missed, at most [`PAST_MISSES`] of them: counted from the empty board, whose symmetries
+/// missed, at most [`PAST_MISSES`] of them, and no symmetry of the board but the identity
+/// keeps them: counted from the empty board (or from the position of the most of them that
+/// a symmetry keeps, whose orbits make it quick too), whose symmetries
 /// save its count most of its work, one miss at a time ([`Book::past_misses`]), each miss a
 /// count of the position before it with a ship required on the missed cell, which is quick.
 fn past_misses(problem: &Problem, opts: &CountOptions) -> Option<HeatMap> {
@@ -192,7 +195,41 @@ fn past_misses(problem: &Problem, opts: &CountOptions) -> Option<HeatMap> {
     {
         return None;
     }
-    Book::for_one(&setup).past_misses(problem, &shots, shots.len(), opts)
+    // Misses that a symmetry of the board keeps (on a diagonal, say) leave the position
+    // orbits of its own: counted afresh it is the sooner. Where two or more of them are kept
+    // so, the count starts from the position of those (misses commute without hits).
+    let d = setup.dims;
+    let kept = |cells: &[usize]| {
+        let mut cells = cells.to_vec();
+        cells.sort_unstable();
+        d.symmetries()
+            .into_iter()
+            .filter(|g| {
+                let mut moved: Vec<usize> = cells.iter().map(|&c| g.apply(d, c)).collect();
+                moved.sort_unstable();
+                moved == cells
+            })
+            .count()
+            > 1
+    };
+    let misses: Vec<usize> = shots.iter().map(|s| s.cell).collect();
+    if kept(&misses) {
+        return None;
+    }
+    let k = misses.len();
+    let base = (1u32..(1 << k) - 1)
+        .filter(|m| m.count_ones() >= 2)
+        .map(|m| (0..k).filter(|i| m >> i & 1 == 1).collect::<Vec<usize>>())
+        .filter(|s| kept(&s.iter().map(|&i| misses[i]).collect::<Vec<_>>()))
+        .max_by_key(Vec::len)
+        .unwrap_or_default();
+    let mut order: Vec<Shot> = base.iter().map(|&i| shots[i].clone()).collect();
+    order.extend(
+        (0..k)
+            .filter(|i| !base.contains(i))
+            .map(|i| shots[i].clone()),
+    );
+    Book::for_one(&setup).past_misses(problem, &order, k - base.len(), opts)
 }
 
 /// The shots of `problem` when it is a position of `setup`'s game (its board, fleet, rules,
@@ -355,9 +392,9 @@ mod tests {
         crate::answer::build(spec).unwrap()
     }
 
-    /// A position of one or two misses and no hit is counted from the empty board, a miss at
-    /// a time, and its map is the DP's; with rocks, a hit, or more misses it is counted
-    /// afresh.
+    /// A position of one to three misses and no hit is counted from the empty board, or from
+    /// the position of those of its misses a symmetry keeps, a miss at a time, and its map is
+    /// the DP's; misses a symmetry keeps, rocks, a hit, or more misses: counted afresh.
     #[test]
     fn a_few_misses_are_counted_from_the_empty_board() {
         let miss = ShotResult::Miss;
@@ -372,7 +409,10 @@ mod tests {
                 };
                 for shots in [
                     vec![(9, miss.clone())],
-                    vec![(24, miss.clone()), (3, miss.clone())],
+                    vec![(10, miss.clone()), (15, miss.clone())],
+                    vec![(10, miss.clone()), (15, miss.clone()), (40, miss.clone())],
+                    // Two opposite corners (kept by the diagonal) counted first, then 10.
+                    vec![(0, miss.clone()), (10, miss.clone()), (48, miss.clone())],
                 ] {
                     let p = problem(&setup, &shots);
                     let opts = CountOptions::default();
@@ -390,13 +430,21 @@ mod tests {
                     };
                     assert_eq!(h.map.per_cell, wide(dp).per_cell);
                 }
-                let three = problem(
+                let four = problem(
                     &setup,
-                    &[(1, miss.clone()), (2, miss.clone()), (3, miss.clone())],
+                    &[
+                        (1, miss.clone()),
+                        (2, miss.clone()),
+                        (3, miss.clone()),
+                        (4, miss.clone()),
+                    ],
                 );
-                assert!(past_misses(&three, &CountOptions::default()).is_none());
+                assert!(past_misses(&four, &CountOptions::default()).is_none());
                 let hit = problem(&setup, &[(1, ShotResult::Hit), (2, miss.clone())]);
                 assert!(past_misses(&hit, &CountOptions::default()).is_none());
+                // Misses on the diagonal: the position has orbits of its own.
+                let diagonal = problem(&setup, &[(0, miss.clone()), (16, miss.clone())]);
+                assert!(past_misses(&diagonal, &CountOptions::default()).is_none());
                 let rocky = Setup {
                     rocks: vec![0],
                     ..setup.clone()

@@ -570,29 +570,44 @@ impl<const N: usize> Tables<N> {
                 pairs_in_conflict += d;
             }
         }
-        for (o, anchors) in h.per_orient.iter().enumerate().take(oh) {
-            for a in anchors.iter() {
-                deg_h[o * cells + a] = hg.lost(o, a, &g.per_orient[..og]) as u32;
+        // Two ships of one type: g and h are the same placements, and the degrees of h are
+        // those of g.
+        let same = g.ty == h.ty;
+        if !same {
+            for (o, anchors) in h.per_orient.iter().enumerate().take(oh) {
+                for a in anchors.iter() {
+                    deg_h[o * cells + a] = hg.lost(o, a, &g.per_orient[..og]) as u32;
+                }
             }
         }
-        // Two ships of one type: g and h are the same placements.
-        let same = g.ty == h.ty;
         let mut sum = 0u64;
         for (o, anchors) in f.per_orient.iter().enumerate().take(of) {
             for a in anchors.iter() {
-                let blocked_h = fh.blocked(o, a, &h.per_orient[..oh]);
+                let blocked_g = fg.blocked(o, a, &g.per_orient[..og]);
+                let blocked_h = if same {
+                    blocked_g
+                } else {
+                    fh.blocked(o, a, &h.per_orient[..oh])
+                };
                 let mut g_left = g.n;
                 let mut h_left = h.n;
                 // The conflicting pairs beside p: all of them, less those through a
                 // placement p blocks, plus those with both blocked (taken twice).
                 let mut conflicts = pairs_in_conflict as i64;
-                let blocked_g = fg.blocked(o, a, &g.per_orient[..og]);
                 let mut through_g = 0i64;
                 for (ob, blocked) in blocked_g.iter().enumerate().take(og) {
-                    for b in blocked.iter() {
-                        g_left -= 1;
-                        through_g += i64::from(deg_g[ob * cells + b]);
-                        conflicts += gh.lost(ob, b, &blocked_h[..oh]) as i64;
+                    g_left -= u64::from(blocked.len());
+                    if oh == 2 {
+                        let two = [blocked_h[0], blocked_h[1]];
+                        for b in blocked.iter() {
+                            through_g += i64::from(deg_g[ob * cells + b]);
+                            conflicts += gh.lost_of_two(ob, b, &two) as i64;
+                        }
+                    } else {
+                        for b in blocked.iter() {
+                            through_g += i64::from(deg_g[ob * cells + b]);
+                            conflicts += gh.lost(ob, b, &blocked_h[..oh]) as i64;
+                        }
                     }
                 }
                 conflicts -= through_g;
@@ -602,8 +617,8 @@ impl<const N: usize> Tables<N> {
                     conflicts -= through_g;
                 } else {
                     for (oc, blocked) in blocked_h.iter().enumerate().take(oh) {
+                        h_left -= u64::from(blocked.len());
                         for c in blocked.iter() {
-                            h_left -= 1;
                             conflicts -= i64::from(deg_h[oc * cells + c]);
                         }
                     }
