@@ -100,6 +100,21 @@ impl Dims {
         out
     }
 
+    /// The symmetries of the board ([`Dims::symmetries`]) that map the set `cells` onto
+    /// itself, the identity first.
+    pub fn symmetries_keeping(self, cells: &[usize]) -> Vec<Symmetry> {
+        let mut set = cells.to_vec();
+        set.sort_unstable();
+        self.symmetries()
+            .into_iter()
+            .filter(|g| {
+                let mut moved: Vec<usize> = set.iter().map(|&c| g.apply(self, c)).collect();
+                moved.sort_unstable();
+                moved == set
+            })
+            .collect()
+    }
+
     /// Whether a signed position lies on the board; its index if so.
     #[inline]
     pub fn checked(self, row: isize, col: isize) -> Option<usize> {

@@ -199,19 +199,7 @@ fn past_misses(problem: &Problem, opts: &CountOptions) -> Option<HeatMap> {
     // orbits of its own: counted afresh it is the sooner. Where two or more of them are kept
     // so, the count starts from the position of those (misses commute without hits).
     let d = setup.dims;
-    let kept = |cells: &[usize]| {
-        let mut cells = cells.to_vec();
-        cells.sort_unstable();
-        d.symmetries()
-            .into_iter()
-            .filter(|g| {
-                let mut moved: Vec<usize> = cells.iter().map(|&c| g.apply(d, c)).collect();
-                moved.sort_unstable();
-                moved == cells
-            })
-            .count()
-            > 1
-    };
+    let kept = |cells: &[usize]| d.symmetries_keeping(cells).len() > 1;
     let misses: Vec<usize> = shots.iter().map(|s| s.cell).collect();
     if kept(&misses) {
         return None;

@@ -112,16 +112,7 @@ impl Book {
     /// An empty book for `setup` that keeps the counts that took at least `store_after`
     /// (5 ms for the books of runs).
     pub fn new(setup: &Setup, store_after: Duration) -> Book {
-        let d = setup.dims;
-        let symmetries = d
-            .symmetries()
-            .into_iter()
-            .filter(|g| {
-                let mut moved: Vec<usize> = setup.rocks.iter().map(|&r| g.apply(d, r)).collect();
-                moved.sort_unstable();
-                moved == setup.rocks
-            })
-            .collect();
+        let symmetries = setup.dims.symmetries_keeping(&setup.rocks);
         Book {
             setup: setup.clone(),
             store_after,
