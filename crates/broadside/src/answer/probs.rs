@@ -146,12 +146,25 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
     if !problem.conflicts().is_empty() {
         return Ok(ProbsReport::NoLayout(no_layout(problem)));
     }
+    let start = std::time::Instant::now();
+    // Counted from the empty board, a position is exact or nothing: under a time limit that
+    // count has half of it, and a fresh count, whose partial counts are lower bounds, the rest.
+    let chained = CountOptions {
+        time_limit: opts.time_limit.map(|t| t / 2),
+        ..opts.clone()
+    };
     let map = match (engine == Engine::Auto)
-        .then(|| past_misses(problem, opts))
+        .then(|| past_misses(problem, &chained))
         .flatten()
     {
         Some(map) => wide(map),
-        None => HeatMap::<BigUint>::compute_in(problem, engine, opts)?,
+        None => {
+            let opts = CountOptions {
+                time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+                ..opts.clone()
+            };
+            HeatMap::<BigUint>::compute_in(problem, engine, &opts)?
+        }
     };
     if map.layouts.is_zero() && map.complete {
         return Ok(ProbsReport::NoLayout(no_layout(problem)));
@@ -418,6 +431,14 @@ mod tests {
                     };
                     assert_eq!(h.map.per_cell, wide(dp).per_cell);
                 }
+                // Out of time, the count from the empty board gives nothing, and the fresh
+                // count that follows it is partial, as it says.
+                let quick = CountOptions {
+                    time_limit: Some(std::time::Duration::from_nanos(1)),
+                    ..CountOptions::default()
+                };
+                let two = problem(&setup, &[(10, miss.clone()), (15, miss.clone())]);
+                assert!(!probs(&two, Engine::Auto, &quick).unwrap().exact());
                 let four = problem(
                     &setup,
                     &[
