@@ -149,12 +149,8 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
     let start = std::time::Instant::now();
     // Counted from the empty board, a position is exact or nothing: under a time limit that
     // count has half of it, and a fresh count, whose partial counts are lower bounds, the rest.
-    let chained = CountOptions {
-        time_limit: opts.time_limit.map(|t| t / 2),
-        ..opts.clone()
-    };
     let map = match (engine == Engine::Auto)
-        .then(|| past_misses(problem, &chained))
+        .then(|| past_misses(problem, &halved(opts)))
         .flatten()
     {
         Some(map) => wide(map),
@@ -243,6 +239,15 @@ fn shots_in(problem: &Problem, setup: &Setup) -> Option<Vec<Shot>> {
     (game == empty && problem.conflicts().is_empty()).then_some(shots)
 }
 
+/// `opts` with half its time limit: for a count that is exact or nothing, ahead of a fresh
+/// count whose partial counts are lower bounds.
+fn halved(opts: &CountOptions) -> CountOptions {
+    CountOptions {
+        time_limit: opts.time_limit.map(|t| t / 2),
+        ..opts.clone()
+    }
+}
+
 /// A map in integers of any size.
 fn wide(map: HeatMap) -> HeatMap<BigUint> {
     HeatMap {
@@ -273,12 +278,13 @@ pub fn probs_in(
         return probs(problem, engine, opts);
     };
     // An engine named is asked to count (a check of the others, say); `auto` takes any,
-    // and counts a position one miss past one known from it ([`Book::after_miss`]).
+    // and counts a position one miss past one known from it ([`Book::after_miss`]): exact or
+    // nothing, so with half of a time limit, as `probs` counts from the empty board.
     let start = std::time::Instant::now();
     let kept = (engine == Engine::Auto)
         .then(|| {
             book.lookup(problem, &shots)
-                .or_else(|| book.after_miss(problem, &shots, opts))
+                .or_else(|| book.after_miss(problem, &shots, &halved(opts)))
         })
         .flatten();
     if let Some(map) = kept {
