@@ -188,10 +188,10 @@ pub const PAST_MISSES: usize = 3;
 
 /// The heat map of `problem` when it is a position of a game without rocks whose shots all
 /// missed, at most [`PAST_MISSES`] of them, and no symmetry of the board but the identity
-/// keeps them: counted from the empty board (or from the position of the most of them that
-/// a symmetry keeps, whose orbits make it quick too), whose symmetries
-/// save its count most of its work, one miss at a time ([`Book::past_misses`]), each miss a
-/// count of the position before it with a ship required on the missed cell, which is quick.
+/// keeps them all: counted from the position of the most of them a symmetry keeps (the empty
+/// board where none does), whose orbits make its count quick, then one miss at a time
+/// ([`Book::past_misses`]), each a count of the position before it with a ship required on
+/// the missed cell, which is quick.
 fn past_misses(problem: &Problem, opts: &CountOptions) -> Option<HeatMap> {
     let setup = Setup::of(problem.given());
     if !setup.rocks.is_empty() {
