@@ -383,7 +383,7 @@ impl<const N: usize> Tables<N> {
                 }
                 self.candidates(&st, &mut cands);
                 if let Some(sym) = sym.as_ref().filter(|_| first) {
-                    cands.retain(|c| c.ty as usize == sym.ty && sym.weight(c.idx as usize) > 0);
+                    cands.retain(|c| sym.weight(c) > 0);
                 }
                 first = false;
                 if cands.is_empty() {
@@ -732,7 +732,7 @@ impl<const N: usize> Tables<N> {
         // A move's weight: its orbit's size for the first ship under `sym`, else 1 (0: the
         // move is not made).
         let weight = |level: usize, c: &Cand| match sym {
-            Some(sym) if level == 0 && c.ty as usize == sym.ty => sym.weight(c.idx as usize),
+            Some(sym) if level == 0 => sym.weight(c),
             _ => 1,
         };
         let leafish = |st: &State<N>| {

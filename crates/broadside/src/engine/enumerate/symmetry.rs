@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::tables::Tables;
+use super::tables::{Cand, Tables};
 use crate::bitboard::Bits;
 use crate::geom::Dims;
 
@@ -32,14 +32,19 @@ pub(super) struct Symmetric {
     /// orbit, else 0.
     weight: Vec<u64>,
     /// The search's first type.
-    pub(super) ty: usize,
+    ty: usize,
 }
 
 impl Symmetric {
-    /// The weight of the search's first ship at placement `idx`: its orbit's size when it is
-    /// the orbit's representative, 0 (not placed) when it is not.
-    pub(super) fn weight(&self, idx: usize) -> u64 {
-        self.weight[idx]
+    /// The layouts each layout under the search's first move `c` stands for: its orbit's size
+    /// when it places the first ship at its orbit's representative, 0 (the move is not made)
+    /// at another placement of the orbit, 1 for a move of another type.
+    pub(super) fn weight(&self, c: &Cand) -> u64 {
+        if c.ty as usize == self.ty {
+            self.weight[c.idx as usize]
+        } else {
+            1
+        }
     }
 
     /// The per-cell counts of the whole search from those of the representatives weighed by
