@@ -519,18 +519,149 @@ impl<const N: usize> Tables<N> {
         let ordered = if x == z {
             self.beside_each(&fx, &fx, &fx, degrees, credit(cells, x, 2))
         } else if x == y {
-            let ordered = self.beside_each(&fx, &fx, &fz, degrees, credit(cells, x, 1));
-            self.beside_each(&fz, &fx, &fx, degrees, credit(cells, z, 2));
-            ordered
+            self.two_and_one(&fx, &fz, degrees, cells)
         } else if y == z {
-            self.beside_each(&fy, &fx, &fy, degrees, credit(cells, y, 1));
-            self.beside_each(&fx, &fy, &fy, degrees, credit(cells, x, 2))
+            self.two_and_one(&fy, &fx, degrees, cells)
         } else {
-            self.beside_each(&fy, &fx, &fz, degrees, credit(cells, y, 1));
-            self.beside_each(&fz, &fx, &fy, degrees, credit(cells, z, 1));
-            self.beside_each(&fx, &fy, &fz, degrees, credit(cells, x, 1))
+            // The walk goes over the ship with the fewest free placements: it counts the
+            // conflicts beside each of its placements, the other two ships' only add.
+            let mut three = [&fx, &fy, &fz];
+            three.sort_by_key(|f| f.n);
+            self.three_kinds(three, degrees, cells)
         };
         u128::from(ordered / triple_repeats(types))
+    }
+
+    /// The last three ships of three types (placements `x`, `y`, `z`): each placement of
+    /// each credited with the layouts through it in `cells`, in one walk over the
+    /// placements of `x` and one over those of `y`; returns the layouts.
+    ///
+    /// Each placement's credit is as [`Tables::beside_each`] counts it: the pairs of the
+    /// other two ships, less the conflicting ones beside it, which are all of them less
+    /// those through a placement it blocks plus those with both blocked (the triangles
+    /// through it). The walk over `x` takes each placement `p`'s conflicts in `y` and in
+    /// `z`; for each of them, the placements of the third ship that both block are the
+    /// triangles through that edge, credited to both ends, and `p`'s conflicts in the third
+    /// ship are added to the placement's sum of its neighbours' degrees. The walk over `y`
+    /// takes each placement's conflicts in `z`, which only sum degrees. So the conflicts of
+    /// `x` are walked with a mask each, those of `y` and `z` with an addition each, where a
+    /// walk per ship would take each pair of ships' conflicts with a mask once or twice.
+    fn three_kinds(
+        &self,
+        [x, y, z]: [&Free<N>; 3],
+        degrees: &mut Vec<u32>,
+        cells: &mut PerCell,
+    ) -> u64 {
+        let n = self.board.len() as usize;
+        let (ox, oy, oz) = (
+            self.types[x.ty].orients.len(),
+            self.types[y.ty].orients.len(),
+            self.types[z.ty].orients.len(),
+        );
+        let (xy, xz, yz, zy, yx, zx) = (
+            self.pair(x.ty, y.ty),
+            self.pair(x.ty, z.ty),
+            self.pair(y.ty, z.ty),
+            self.pair(z.ty, y.ty),
+            self.pair(y.ty, x.ty),
+            self.pair(z.ty, x.ty),
+        );
+        // Per placement of `y`: its conflicts in `z` and in `x`, then (gathered by the
+        // walk over `x`) the sum of the conflicts in `z` of those it has in `x`, and the
+        // triangles through it; per placement of `z` likewise, with the sums of its
+        // conflicts' degrees through `x` and through `y`.
+        degrees.clear();
+        degrees.resize((4 * oy + 5 * oz) * n, 0);
+        let (of_y, of_z) = degrees.split_at_mut(4 * oy * n);
+        let (yz_deg, rest) = of_y.split_at_mut(oy * n);
+        let (yx_deg, rest) = rest.split_at_mut(oy * n);
+        let (y_sum, y_tri) = rest.split_at_mut(oy * n);
+        let (zy_deg, rest) = of_z.split_at_mut(oz * n);
+        let (zx_deg, rest) = rest.split_at_mut(oz * n);
+        let (z_sum_x, rest) = rest.split_at_mut(oz * n);
+        let (z_sum_y, z_tri) = rest.split_at_mut(oz * n);
+        let mut conflicts_yz = 0u64;
+        for (o, anchors) in y.per_orient.iter().enumerate().take(oy) {
+            for q in anchors.iter() {
+                let d = yz.lost(o, q, &z.per_orient[..oz]);
+                yz_deg[o * n + q] = d as u32;
+                yx_deg[o * n + q] = yx.lost(o, q, &x.per_orient[..ox]) as u32;
+                conflicts_yz += d;
+            }
+        }
+        for (o, anchors) in z.per_orient.iter().enumerate().take(oz) {
+            for r in anchors.iter() {
+                zy_deg[o * n + r] = zy.lost(o, r, &y.per_orient[..oy]) as u32;
+                zx_deg[o * n + r] = zx.lost(o, r, &x.per_orient[..ox]) as u32;
+            }
+        }
+        let (mut conflicts_xy, mut conflicts_xz) = (0u64, 0u64);
+        let mut sum = 0u64;
+        for (o, anchors) in x.per_orient.iter().enumerate().take(ox) {
+            for p in anchors.iter() {
+                let blocked_y = xy.blocked(o, p, &y.per_orient[..oy]);
+                let blocked_z = xz.blocked(o, p, &z.per_orient[..oz]);
+                let y_blocked: u64 = blocked_y[..oy].iter().map(|b| u64::from(b.len())).sum();
+                let z_blocked: u64 = blocked_z[..oz].iter().map(|b| u64::from(b.len())).sum();
+                conflicts_xy += y_blocked;
+                conflicts_xz += z_blocked;
+                let (mut through_y, mut through_z, mut both) = (0u64, 0u64, 0u64);
+                for (oq, blocked) in blocked_y.iter().enumerate().take(oy) {
+                    for q in blocked.iter() {
+                        let i = oq * n + q;
+                        through_y += u64::from(yz_deg[i]);
+                        let c = yz.lost(oq, q, &blocked_z[..oz]);
+                        both += c;
+                        y_tri[i] += c as u32;
+                        y_sum[i] += z_blocked as u32;
+                    }
+                }
+                for (or, blocked) in blocked_z.iter().enumerate().take(oz) {
+                    for r in blocked.iter() {
+                        let i = or * n + r;
+                        through_z += u64::from(zy_deg[i]);
+                        z_tri[i] += zy.lost(or, r, &blocked_y[..oy]) as u32;
+                        z_sum_x[i] += y_blocked as u32;
+                    }
+                }
+                let beside = conflicts_yz + both - through_y - through_z;
+                let pairs = (y.n - y_blocked) * (z.n - z_blocked) - beside;
+                sum += pairs;
+                cells.through(x.ty, o)[p] += pairs;
+            }
+        }
+        for (o, anchors) in y.per_orient.iter().enumerate().take(oy) {
+            for q in anchors.iter() {
+                let i = o * n + q;
+                let mut through_z = 0u64;
+                for (or, blocked) in yz
+                    .blocked(o, q, &z.per_orient[..oz])
+                    .iter()
+                    .enumerate()
+                    .take(oz)
+                {
+                    for r in blocked.iter() {
+                        let j = or * n + r;
+                        through_z += u64::from(zx_deg[j]);
+                        z_sum_y[j] += yx_deg[i];
+                    }
+                }
+                let beside = conflicts_xz + u64::from(y_tri[i]) - u64::from(y_sum[i]) - through_z;
+                let pairs = (x.n - u64::from(yx_deg[i])) * (z.n - u64::from(yz_deg[i])) - beside;
+                cells.through(y.ty, o)[q] += pairs;
+            }
+        }
+        for (o, anchors) in z.per_orient.iter().enumerate().take(oz) {
+            let through = cells.through(z.ty, o);
+            for r in anchors.iter() {
+                let i = o * n + r;
+                let beside = conflicts_xy + u64::from(z_tri[i])
+                    - u64::from(z_sum_x[i])
+                    - u64::from(z_sum_y[i]);
+                through[r] += (x.n - u64::from(zx_deg[i])) * (y.n - u64::from(zy_deg[i])) - beside;
+            }
+        }
+        sum
     }
 
     /// For each free placement `p` in `f`, the ordered pairs of free placements of `g` and
@@ -626,6 +757,112 @@ impl<const N: usize> Tables<N> {
                 let pairs = g_left * h_left - conflicts as u64;
                 sum += pairs;
                 visit(o, a, pairs);
+            }
+        }
+        sum
+    }
+
+    /// The last three ships where two are of one type (placements `a`) and one of another
+    /// (`b`): each placement of either credited with the layouts through it in `cells`, in
+    /// one walk over the placements of `a`; returns the ordered tuples (each layout twice).
+    ///
+    /// A placement `p` of `a` is credited as [`Tables::beside_each`] credits it, the pairs
+    /// of `a` and `b` beside it, with the conflicting pairs among those it blocks counted
+    /// from the side of `b`: for each placement `r` of `b` that `p` blocks, the placements
+    /// of `a` blocked by both. That number is also, for `r`, how many conflicting pairs of
+    /// `a` lie in what `r` blocks through `p`, so the same walk gathers for each placement
+    /// of `b` the conflicting pairs among the placements of `a` it blocks, and the sum of
+    /// their degrees, which is all its own credit needs: the walk over `b`'s placements
+    /// that would count them is not made.
+    fn two_and_one(
+        &self,
+        a: &Free<N>,
+        b: &Free<N>,
+        degrees: &mut Vec<u32>,
+        cells: &mut PerCell,
+    ) -> u64 {
+        let n = self.board.len() as usize;
+        let (oa, ob) = (
+            self.types[a.ty].orients.len(),
+            self.types[b.ty].orients.len(),
+        );
+        let (aa, ab, ba) = (
+            self.pair(a.ty, a.ty),
+            self.pair(a.ty, b.ty),
+            self.pair(b.ty, a.ty),
+        );
+        // Per placement of `a` its conflicts in `b`; per placement of `b` its conflicts in
+        // `a`, then (gathered by the walk) the sum of those placements' conflicts in `a`
+        // and the conflicting pairs among them.
+        degrees.clear();
+        degrees.resize((oa + 3 * ob) * n, 0);
+        let (deg_a, rest) = degrees.split_at_mut(oa * n);
+        let (deg_b, rest) = rest.split_at_mut(ob * n);
+        let (sum_b, tri_b) = rest.split_at_mut(ob * n);
+        let mut conflicts_ab = 0u64;
+        for (o, anchors) in a.per_orient.iter().enumerate().take(oa) {
+            for p in anchors.iter() {
+                let d = ab.lost(o, p, &b.per_orient[..ob]);
+                deg_a[o * n + p] = d as u32;
+                conflicts_ab += d;
+            }
+        }
+        for (o, anchors) in b.per_orient.iter().enumerate().take(ob) {
+            for r in anchors.iter() {
+                deg_b[o * n + r] = ba.lost(o, r, &a.per_orient[..oa]) as u32;
+            }
+        }
+        let mut conflicts_aa = 0u64;
+        let mut sum = 0u64;
+        for (o, anchors) in a.per_orient.iter().enumerate().take(oa) {
+            for p in anchors.iter() {
+                let blocked_a = aa.blocked(o, p, &a.per_orient[..oa]);
+                let blocked_b = ab.blocked(o, p, &b.per_orient[..ob]);
+                let mut a_blocked = 0u64;
+                let mut through_a = 0u64;
+                for (oq, blocked) in blocked_a.iter().enumerate().take(oa) {
+                    a_blocked += u64::from(blocked.len());
+                    for q in blocked.iter() {
+                        through_a += u64::from(deg_a[oq * n + q]);
+                    }
+                }
+                conflicts_aa += a_blocked;
+                let mut b_blocked = 0u64;
+                let mut through_b = 0u64;
+                let mut both = 0u64;
+                for (or, blocked) in blocked_b.iter().enumerate().take(ob) {
+                    b_blocked += u64::from(blocked.len());
+                    for r in blocked.iter() {
+                        let i = or * n + r;
+                        through_b += u64::from(deg_b[i]);
+                        let c = if oa == 2 {
+                            ba.lost_of_two(or, r, &[blocked_a[0], blocked_a[1]])
+                        } else {
+                            ba.lost(or, r, &blocked_a[..oa])
+                        };
+                        both += c;
+                        tri_b[i] += c as u32;
+                        sum_b[i] += a_blocked as u32;
+                    }
+                }
+                // The conflicting pairs of `a` and `b` beside `p`: all of them, less those
+                // through a placement `p` blocks, plus those with both blocked.
+                let beside = conflicts_ab + both - through_a - through_b;
+                let pairs = (a.n - a_blocked) * (b.n - b_blocked) - beside;
+                sum += pairs;
+                cells.through(a.ty, o)[p] += pairs;
+            }
+        }
+        // A placement `r` of `b`: the pairs of `a` beside it and each other, all of them
+        // less those through a placement `r` blocks (counted twice, once each way) plus those
+        // with both blocked; each pair of one type is a layout twice over.
+        for (o, anchors) in b.per_orient.iter().enumerate().take(ob) {
+            let through = cells.through(b.ty, o);
+            for r in anchors.iter() {
+                let i = o * n + r;
+                let left = a.n - u64::from(deg_b[i]);
+                let beside = conflicts_aa + u64::from(tri_b[i]) - 2 * u64::from(sum_b[i]);
+                through[r] += (left * left - beside) / 2;
             }
         }
         sum
@@ -1141,5 +1378,93 @@ mod tests {
             assert_eq!(Some(once), dp.per_cell, "{fleet:?}");
             assert_eq!(count, dp.count);
         }
+    }
+
+    /// The one walk of the last three ships (two of a type and one, or three types)
+    /// credits each placement with what a walk per ship credits it ([`Tables::beside_each`]
+    /// from each ship in turn), and counts the same layouts: straight and L-shaped ships
+    /// (eight orientations), each ship's type first, in the middle or last, both rules, on
+    /// boards with water scattered over them so that no two placements' surroundings
+    /// agree.
+    #[test]
+    fn one_walk_credits_what_a_walk_per_ship_credits() {
+        use crate::{Clue, Shape};
+        use rand::{RngExt, SeedableRng};
+        let ell = || Shape::parse_art("#./##").unwrap();
+        let straight = |n: usize| Shape::straight(n);
+        let fleets: Vec<Vec<(Shape, usize)>> = vec![
+            vec![(straight(3), 2), (straight(2), 1)],
+            vec![(straight(4), 1), (straight(2), 2)],
+            vec![(straight(2), 1), (straight(3), 2)],
+            vec![(straight(4), 1), (straight(3), 1), (straight(2), 1)],
+            vec![(straight(2), 1), (straight(4), 1), (straight(3), 1)],
+            vec![(ell(), 1), (straight(3), 1), (straight(2), 1)],
+            vec![(straight(3), 1), (ell(), 2)],
+            vec![(ell(), 2), (straight(2), 1)],
+            vec![(straight(2), 3)],
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for fleet in &fleets {
+            for rules in [Rules::Touch, Rules::NoTouch] {
+                for _ in 0..6 {
+                    let dims = Dims::new(9, 8);
+                    let ships = Fleet::new(
+                        fleet
+                            .iter()
+                            .enumerate()
+                            .map(|(i, (s, k))| (s.clone(), *k, i.to_string())),
+                    );
+                    let mut spec = ProblemSpec::empty(dims, ships, rules);
+                    spec.clues = (0..dims.cells())
+                        .map(|_| (rng.random_range(0..8) == 0).then_some(Clue::Water))
+                        .collect();
+                    let Ok(problem) = spec.build() else { continue };
+                    let t = Tables::<2>::new(&problem);
+                    let st = t.root();
+                    let stop = AtomicBool::new(false);
+                    let mut ctl = Ctl::new(&stop);
+                    let n = dims.cells();
+                    let mut one = PerCell::new(&t, n);
+                    let count = t.shortcut(&st, Some(&mut one), &mut ctl).unwrap();
+                    let (walks, by_ship) = walk_per_ship(&t, &st, &mut ctl.degrees, n);
+                    assert_eq!(count, walks, "{fleet:?} {rules:?}");
+                    assert_eq!(one.through, by_ship.through, "{fleet:?} {rules:?}");
+                    assert!(count > 0 || fleet.len() == 1);
+                }
+            }
+        }
+    }
+
+    /// The last three ships of `st` counted and credited by a walk from each ship.
+    fn walk_per_ship(
+        t: &Tables<2>,
+        st: &State<2>,
+        degrees: &mut Vec<u32>,
+        n: usize,
+    ) -> (u128, PerCell) {
+        let last = t.last_ships(st).unwrap();
+        let free = !st.blocked & t.board;
+        let anchors = |ty: usize| {
+            let (per_orient, n) = t.all_free_anchors(ty, free, st.floor[ty]);
+            Free { ty, per_orient, n }
+        };
+        let [x, y, z] = last.types;
+        let (fx, fy, fz) = (anchors(x), anchors(y), anchors(z));
+        let mut cells = PerCell::new(t, n);
+        let c = &mut cells;
+        let ordered = if x == z {
+            t.beside_each(&fx, &fx, &fx, degrees, credit(c, x, 2))
+        } else if x == y {
+            t.beside_each(&fz, &fx, &fx, degrees, credit(c, z, 2));
+            t.beside_each(&fx, &fx, &fz, degrees, credit(c, x, 1))
+        } else if y == z {
+            t.beside_each(&fy, &fx, &fy, degrees, credit(c, y, 1));
+            t.beside_each(&fx, &fy, &fy, degrees, credit(c, x, 2))
+        } else {
+            t.beside_each(&fy, &fx, &fz, degrees, credit(c, y, 1));
+            t.beside_each(&fz, &fx, &fy, degrees, credit(c, z, 1));
+            t.beside_each(&fx, &fy, &fz, degrees, credit(c, x, 1))
+        };
+        (u128::from(ordered / triple_repeats(last.types)), cells)
     }
 }
