@@ -180,18 +180,17 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
 
 /// The most misses a position with no hit may have for [`probs`] to count it from the empty
 /// board, one miss at a time: on the standard game (whole process, five hand clicks of each
-/// kind) one miss takes 24-35 ms that way and two 39-51 ms (83-90 and 71-80 afresh), three
-/// 50-62 against 55-62 afresh, while four take 68-79 ms that way against 49-51 afresh: each
-/// miss costs a count with a ship required on it, and a fresh count gets quicker with every
-/// miss (docs/PERFORMANCE.md).
-pub const PAST_MISSES: usize = 3;
+/// kind, 2026-11-28) one miss takes 20-25 ms that way against 47-54 ms afresh, two 32-43
+/// against 39-49, while three take 45-50 against 38-43 afresh: each miss costs a count with
+/// a ship required on it, and a fresh count gets quicker with every miss
+/// (docs/PERFORMANCE.md).
+pub const PAST_MISSES: usize = 2;
 
 /// The heat map of `problem` when it is a position of a game without rocks whose shots all
 /// missed, at most [`PAST_MISSES`] of them, and no symmetry of the board but the identity
-/// keeps them all: counted from the position of the most of them a symmetry keeps (the empty
-/// board where none does), whose orbits make its count quick, then one miss at a time
-/// ([`Book::past_misses`]), each a count of the position before it with a ship required on
-/// the missed cell, which is quick.
+/// keeps them all: counted from the empty board, whose orbits make its count quick, then one
+/// miss at a time ([`Book::past_misses`]), each a count of the position before it with a
+/// ship required on the missed cell, which is quick.
 fn past_misses(problem: &Problem, opts: &CountOptions) -> Option<HeatMap> {
     let setup = Setup::of(problem.given());
     if !setup.rocks.is_empty() {
@@ -205,28 +204,12 @@ fn past_misses(problem: &Problem, opts: &CountOptions) -> Option<HeatMap> {
         return None;
     }
     // Misses that a symmetry of the board keeps (on a diagonal, say) leave the position
-    // orbits of its own: counted afresh it is the sooner. Where two or more of them are kept
-    // so, the count starts from the position of those (misses commute without hits).
-    let d = setup.dims;
-    let kept = |cells: &[usize]| d.symmetries_keeping(cells).len() > 1;
+    // orbits of its own: counted afresh it is the sooner.
     let misses: Vec<usize> = shots.iter().map(|s| s.cell).collect();
-    if kept(&misses) {
+    if setup.dims.symmetries_keeping(&misses).len() > 1 {
         return None;
     }
-    let k = misses.len();
-    let base = (1u32..(1 << k) - 1)
-        .filter(|m| m.count_ones() >= 2)
-        .map(|m| (0..k).filter(|i| m >> i & 1 == 1).collect::<Vec<usize>>())
-        .filter(|s| kept(&s.iter().map(|&i| misses[i]).collect::<Vec<_>>()))
-        .max_by_key(Vec::len)
-        .unwrap_or_default();
-    let mut order: Vec<Shot> = base.iter().map(|&i| shots[i].clone()).collect();
-    order.extend(
-        (0..k)
-            .filter(|i| !base.contains(i))
-            .map(|i| shots[i].clone()),
-    );
-    Book::for_one(&setup).past_misses(problem, &order, k - base.len(), opts)
+    Book::for_one(&setup).past_misses(problem, &shots, shots.len(), opts)
 }
 
 /// The shots of `problem` when it is a position of `setup`'s game (its board, fleet, rules,
@@ -399,9 +382,9 @@ mod tests {
         crate::answer::build(spec).unwrap()
     }
 
-    /// A position of one to three misses and no hit is counted from the empty board, or from
-    /// the position of those of its misses a symmetry keeps, a miss at a time, and its map is
-    /// the DP's; misses a symmetry keeps, rocks, a hit, or more misses: counted afresh.
+    /// A position of one or two misses and no hit is counted from the empty board a miss at
+    /// a time, and its map is the DP's; misses a symmetry keeps, rocks, a hit, or more
+    /// misses: counted afresh.
     #[test]
     fn a_few_misses_are_counted_from_the_empty_board() {
         let miss = ShotResult::Miss;
@@ -417,9 +400,7 @@ mod tests {
                 for shots in [
                     vec![(9, miss.clone())],
                     vec![(10, miss.clone()), (15, miss.clone())],
-                    vec![(10, miss.clone()), (15, miss.clone()), (40, miss.clone())],
-                    // Two opposite corners (kept by the diagonal) counted first, then 10.
-                    vec![(0, miss.clone()), (10, miss.clone()), (48, miss.clone())],
+                    vec![(40, miss.clone()), (3, miss.clone())],
                 ] {
                     let p = problem(&setup, &shots);
                     let opts = CountOptions::default();
@@ -445,16 +426,11 @@ mod tests {
                 };
                 let two = problem(&setup, &[(10, miss.clone()), (15, miss.clone())]);
                 assert!(!probs(&two, Engine::Auto, &quick).unwrap().exact());
-                let four = problem(
+                let three = problem(
                     &setup,
-                    &[
-                        (1, miss.clone()),
-                        (2, miss.clone()),
-                        (3, miss.clone()),
-                        (4, miss.clone()),
-                    ],
+                    &[(1, miss.clone()), (2, miss.clone()), (3, miss.clone())],
                 );
-                assert!(past_misses(&four, &CountOptions::default()).is_none());
+                assert!(past_misses(&three, &CountOptions::default()).is_none());
                 let hit = problem(&setup, &[(1, ShotResult::Hit), (2, miss.clone())]);
                 assert!(past_misses(&hit, &CountOptions::default()).is_none());
                 // Misses on the diagonal: the position has orbits of its own.
