@@ -78,8 +78,8 @@ pub const STEP_WEIGHT: f64 = 1.0 / 50.0;
 /// memory afresh as a process of its own does (the DP's first touch of its trails is a good
 /// part of its per-cell time).
 const SECONDS: [[(f64, f64); 2]; 2] = [
-    [(2.14e-7, 5.84e-9), (4.32e-7, 9.52e-9)],
-    [(3.75e-7, 2.98e-9), (8.22e-7, 4.05e-9)],
+    [(1.31e-7, 4.25e-9), (1.96e-7, 8.05e-9)],
+    [(2.47e-7, 2.28e-9), (3.93e-7, 3.98e-9)],
 ];
 
 /// How much more the DP's predicted states weigh than the enumerator's work in the choice:
