@@ -180,9 +180,9 @@ pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<P
 
 /// The most misses a position with no hit may have for [`probs`] to count it from the empty
 /// board, one miss at a time: on the standard game (whole process, five hand clicks of each
-/// kind, 2026-11-28) one miss takes 20-25 ms that way against 47-54 ms afresh, two 32-43
-/// against 39-49, while three take 45-50 against 38-43 afresh: each miss costs a count with
-/// a ship required on it, and a fresh count gets quicker with every miss
+/// kind under each rule, 2026-11-28) one miss takes 18-25 ms that way against 47-54 ms
+/// afresh, two 29-39 against 43-48, while three take 31-48 against 36-42 afresh: each miss
+/// costs a count with a ship required on it, and a fresh count gets quicker with every miss
 /// (docs/PERFORMANCE.md).
 pub const PAST_MISSES: usize = 2;
 
