@@ -188,6 +188,18 @@ pub enum ShotError {
     /// Shots that need a sinking rule that is not set.
     #[error("the shot at {0} reports a sinking, but the sinking rule is 'none'")]
     SinkingOff(String),
+    /// A shot, or a cell a sinking reveals, past the board's last cell (a shot built in
+    /// code: the formats name cells by the board's names).
+    #[error("cell index {cell} is off the board, which has {cells} cells")]
+    OffBoard {
+        /// The index given.
+        cell: usize,
+        /// The board's cells.
+        cells: usize,
+    },
+    /// A sinking of a ship type the fleet does not have (built in code, by type index).
+    #[error("the shot at {0} reports the sinking of ship type {1}, which the fleet does not have")]
+    NoSuchType(String, usize),
 }
 
 impl ShotError {
@@ -198,8 +210,9 @@ impl ShotError {
             ShotError::Twice(c)
             | ShotError::ClueConflict(c)
             | ShotError::SunkCells(c, _)
-            | ShotError::SinkingOff(c) => Some(c),
-            ShotError::TooManySunk { .. } => None,
+            | ShotError::SinkingOff(c)
+            | ShotError::NoSuchType(c, _) => Some(c),
+            ShotError::TooManySunk { .. } | ShotError::OffBoard { .. } => None,
         }
     }
 }
@@ -234,8 +247,13 @@ impl ShotFacts {
             clues: Vec::new(),
         };
         let mut sunk_count = vec![0usize; fleet.types().len()];
+        let off = |cell| ShotError::OffBoard { cell, cells: n };
         for (i, shot) in obs.shots.iter().enumerate() {
             let c = shot.cell;
+            if c >= n {
+                errs.push(off(c));
+                continue;
+            }
             let name = dims.cell_name(c);
             if f.order[c].is_some() {
                 errs.push(ShotError::Twice(name.clone()));
@@ -246,6 +264,12 @@ impl ShotFacts {
             f.clues
                 .push((c, if hit { Clue::Ship } else { Clue::Water }));
             match &shot.result {
+                ShotResult::Sunk { ty, .. } if *ty >= sunk_count.len() => {
+                    errs.push(ShotError::NoSuchType(name, *ty));
+                }
+                ShotResult::Sunk { cells, .. } if cells.iter().any(|&rc| rc >= n) => {
+                    errs.extend(cells.iter().filter(|&&rc| rc >= n).map(|&rc| off(rc)));
+                }
                 ShotResult::Sunk { ty, cells } => {
                     sunk_count[*ty] += 1;
                     match obs.sinking {
@@ -332,5 +356,57 @@ impl ShotFacts {
             };
         }
         !all_hit && cells.iter().all(|&c| self.revealed_by[c].is_none())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::Setup;
+    use crate::problem::{Invalid, ProblemError};
+
+    /// Shots built in code with an index past the board, a sinking of a type the fleet does
+    /// not have, or revealed cells past the board are errors of the problem, named, not a
+    /// panic; a shot on the board's last cell is fine.
+    #[test]
+    fn shots_off_the_board_or_the_fleet_are_errors() {
+        let s = Setup {
+            sinking: Sinking::Revealed,
+            ..Setup::standard()
+        };
+        let shot = |cell, result| Shot { cell, result };
+        let errors = |shots: &[Shot]| match s.after(shots).build() {
+            Ok(_) => Vec::new(),
+            Err(ProblemError(e)) => e
+                .into_iter()
+                .map(|i| match i {
+                    Invalid::Shots(e) => e,
+                    other => panic!("{other:?}"),
+                })
+                .collect(),
+        };
+        assert_eq!(errors(&[shot(99, ShotResult::Miss)]), vec![]);
+        assert_eq!(
+            errors(&[shot(100, ShotResult::Miss), shot(3, ShotResult::Hit)]),
+            vec![ShotError::OffBoard {
+                cell: 100,
+                cells: 100
+            }]
+        );
+        let sunk = |ty, cells| ShotResult::Sunk { ty, cells };
+        assert_eq!(
+            errors(&[shot(0, sunk(5, vec![0, 1]))]),
+            vec![ShotError::NoSuchType("A1".into(), 5)]
+        );
+        assert_eq!(
+            errors(&[shot(99, sunk(3, vec![99, 100]))]),
+            vec![ShotError::OffBoard {
+                cell: 100,
+                cells: 100
+            }]
+        );
+        let e = ShotError::NoSuchType("A1".into(), 5);
+        assert_eq!(e.cell(), Some("A1"));
+        assert!(e.to_string().contains("type 5"));
     }
 }
