@@ -612,16 +612,20 @@ mod tests {
         assert_eq!((p.choice, p.dp_states), (Choice::Enumerator, None));
     }
 
-    /// Two misses mid-board: counted afresh, the DP is predicted slower than the enumerator,
-    /// which the plan takes; with the empty board's trails recorded (by the count of a
-    /// position with one miss, which the enumerator would have taken), their replay is
-    /// predicted sooner and counts it, and its counts are the enumerator's. A hit in a corner
-    /// leaves the enumerator little to search, and it counts either way.
+    /// Two misses mid-board (10x10, ships 4 3 3 3 2: on the standard fleet the enumerator
+    /// is now the sooner even against the replay): counted afresh, the DP is predicted slower
+    /// than the enumerator, which the plan takes; with the empty board's trails recorded (by
+    /// the count of a position with one miss, which the enumerator would have taken), their
+    /// replay is predicted sooner and counts it, and its counts are the enumerator's. A hit in
+    /// a corner leaves the enumerator little to search, and it counts either way.
     #[test]
     fn recorded_trails_take_an_opening_from_the_enumerator() {
         use crate::observe::{Shot, ShotResult};
         use crate::play::Setup;
-        let s = Setup::standard();
+        let s = Setup {
+            fleet: Fleet::straight(&[4, 3, 3, 3, 2]),
+            ..Setup::standard()
+        };
         let replay = std::sync::Arc::new(crate::engine::DpReplay::new(s.empty().build().unwrap()));
         let opts = CountOptions {
             per_cell: true,
