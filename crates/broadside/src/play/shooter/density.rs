@@ -106,7 +106,11 @@ impl Clone for Density {
         self.weight = *weight;
         self.small = *small;
         self.marks.clone_from(marks);
-        self.tables.clone_from(tables);
+        // The same tables (a rollout's copy of its game's, again and again) are kept as they
+        // are: a clone would write to the count the copies on every core share.
+        if !matches!((&self.tables, tables), (Some(a), Some(b)) if Arc::ptr_eq(a, b)) {
+            self.tables.clone_from(tables);
+        }
         self.alive.clone_from(alive);
         self.live.clone_from(live);
         self.cover.clone_from(cover);
@@ -409,11 +413,13 @@ impl Density {
         }
         self.afloat_seen = shots.len();
         let afloat = std::mem::take(&mut self.afloat);
+        let t = self.tables.take().expect("prepared");
         if self.weight == 0 {
-            self.linear(setup, &afloat);
+            self.linear(&t, setup, &afloat);
         } else {
-            self.weighted(setup, &afloat);
+            self.weighted(&t, setup, &afloat);
         }
+        self.tables = Some(t);
         self.afloat = afloat;
     }
 
@@ -430,7 +436,9 @@ impl Density {
             marks.changed.clear();
             marks.changed.extend(0..setup.dims.cells());
         }
-        let t = self.tables.clone().expect("prepared");
+        // The tables are taken out while the marks change and put back: a clone of the
+        // `Arc` would add to its count, which the rollouts' copies on every core share.
+        let t = self.tables.take().expect("prepared");
         for &c in &marks.changed {
             self.mark(&t, c, marks.current()[c]);
         }
@@ -443,14 +451,14 @@ impl Density {
                 }
             }
         }
+        self.tables = Some(t);
         self.marks = marks;
     }
 
     /// Each open cell's count of allowed positions of the afloat ships covering it, each
     /// divided by its ship's length to the power `small`, in `self.w`.
-    fn hunting(&mut self, setup: &Setup, afloat: &[u64]) {
+    fn hunting(&mut self, t: &Tables, setup: &Setup, afloat: &[u64]) {
         let n = setup.dims.cells();
-        let t = self.tables.clone().expect("prepared");
         let row = t.most + 1;
         let all = std::mem::replace(&mut self.all_dirty, false);
         if all {
@@ -500,8 +508,7 @@ impl Density {
     /// The Habr article's finishing: only positions through wounded cells, weighted by how
     /// many they cover (each is met once per wounded cell it covers); where none fits (a
     /// sinking taken for the wrong cells), hunting over every allowed position.
-    fn linear(&mut self, setup: &Setup, afloat: &[u64]) {
-        let t = self.tables.clone().expect("prepared");
+    fn linear(&mut self, t: &Tables, setup: &Setup, afloat: &[u64]) {
         let n = setup.dims.cells();
         self.w.clear();
         self.w.resize(n, 0.0);
@@ -520,22 +527,21 @@ impl Density {
             }
         }
         if self.w.iter().all(|&w| w == 0.0) {
-            self.hunting(setup, afloat);
+            self.hunting(t, setup, afloat);
         }
     }
 
     /// Every allowed position of an afloat ship adds `weight^k` to each open cell it covers,
     /// `k` the wounded cells it covers: the hunting counts, plus `weight^k - 1` for each
     /// position through a wounded cell (weighted once, however many it covers).
-    fn weighted(&mut self, setup: &Setup, afloat: &[u64]) {
+    fn weighted(&mut self, t: &Tables, setup: &Setup, afloat: &[u64]) {
         self.round = self.round.wrapping_add(1);
         if self.round == u32::MAX {
             self.stamp.iter_mut().for_each(|s| *s = u32::MAX);
             self.round = 0;
         }
         let now = self.round;
-        let t = self.tables.clone().expect("prepared");
-        self.hunting(setup, afloat);
+        self.hunting(t, setup, afloat);
         // The fields borrowed apart, so that the loop keeps them in registers.
         let (w, m, alive, live, stamp) = (
             &mut self.w[..],
