@@ -297,7 +297,9 @@ impl DpEngine {
 
     /// The forward pass: the trails when `keep` (with the moves when `moves`), the last
     /// layer and the total; `None` when the pass does not apply (keys too wide for its
-    /// tables). [`CountError::Overflow`] where a count passes 64 bits or, with trails, a
+    /// tables). With `fold`, on a problem the mirror maps onto itself, each row starts with
+    /// one state of each mirror pair (`mirror.rs`): the count is the same, the per-cell counts
+    /// are to be unfolded, and the trails lead through the folded layers. [`CountError::Overflow`] where a count passes 64 bits or, with trails, a
     /// layer passes the 2^27 states an edge can name (the general passes take both);
     /// `Err(Err(stop))` when the time limit ran out or the count was cancelled.
     #[allow(clippy::type_complexity)]
@@ -306,10 +308,13 @@ impl DpEngine {
         opts: &CountOptions,
         keep: bool,
         moves: bool,
+        fold: bool,
     ) -> Result<Option<(Vec<Vec<Trail>>, Vec<(Key, u64)>, u128)>, Result<CountError, Stop>> {
         let Some(t) = self.tight_tables() else {
             return Ok(None);
         };
+        let mirror = fold.then(|| super::mirror::Mirror::new(t.width, t.label_bits, t.low));
+        let (mut moved, mut map) = (Vec::new(), Vec::new());
         let cells = self.dims.cells();
         let lists = 1usize << t.label_bits;
         let slots = 1usize << t.table_bits();
@@ -341,6 +346,26 @@ impl DpEngine {
             }
             if opts.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
                 return Err(Err(Stop::Cancelled));
+            }
+            if let Some(mirror) = mirror.as_ref().filter(|_| cell > 0 && cell % t.width == 0) {
+                // The largest spare list takes the folded layer.
+                let most = (0..spare.len()).max_by_key(|&i| spare[i].capacity());
+                let mut out = most.map_or_else(Vec::new, |i| spare.swap_remove(i));
+                let states = layer.iter().flatten();
+                let places = keep.then_some(&mut map);
+                if mirror.fold(states, &mut moved, &mut out, places).is_none() {
+                    return Err(Ok(CountError::Overflow));
+                }
+                spare.extend(std::mem::replace(&mut layer, vec![out]));
+                // The last cell's edges lead to the folded layer, one list.
+                for tr in trails.last_mut().into_iter().flatten() {
+                    for e in &mut tr.edges {
+                        let to = map[tr.starts[((*e & !SHIP) >> INDEX_BITS) as usize] as usize
+                            + (*e & ((1 << INDEX_BITS) - 1)) as usize];
+                        *e = to | (*e & SHIP);
+                    }
+                    tr.starts.iter_mut().for_each(|s| *s = 0);
+                }
             }
             let n: usize = layer.iter().map(Vec::len).sum();
             let parts = if n >= 4096 { threads } else { 1 };
@@ -461,14 +486,18 @@ impl DpEngine {
         &self,
         opts: &CountOptions,
     ) -> Result<Option<CountResult>, CountError> {
-        let (trails, last, total) = match self.tight_forward(opts, opts.per_cell, false) {
+        let fold = self.mirror_symmetric();
+        let (trails, last, total) = match self.tight_forward(opts, opts.per_cell, false, fold) {
             Ok(Some(x)) => x,
             Ok(None) => return Ok(None),
             Err(Err(stop)) => return Ok(Some(stopped(stop))),
             Err(Ok(e)) => return Err(e),
         };
         let per_cell = if opts.per_cell {
-            let (out, _) = self.tight_backward(&trails, &last, false)?;
+            let (mut out, _) = self.tight_backward(&trails, &last, false)?;
+            if fold {
+                out = super::mirror::unfold_cells(&out, self.dims.width);
+            }
             if let Some(p) = &opts.progress {
                 let cells = out.len() as u64;
                 p(2 * cells, 2 * cells);
@@ -492,7 +521,7 @@ impl DpEngine {
         &self,
         opts: &CountOptions,
     ) -> Result<Option<Tight>, Result<CountError, Stop>> {
-        let Some((trails, last, total)) = self.tight_forward(opts, true, true)? else {
+        let Some((trails, last, total)) = self.tight_forward(opts, true, true, false)? else {
             return Ok(None);
         };
         let (_, completions) = self.tight_backward(&trails, &last, true).map_err(Ok)?;
@@ -804,7 +833,8 @@ mod tests {
             Rules::Touch,
         );
         let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
-        let Ok(Some((trails, _, _))) = dp.tight_forward(&CountOptions::default(), true, false)
+        let Ok(Some((trails, _, _))) =
+            dp.tight_forward(&CountOptions::default(), true, false, false)
         else {
             panic!("the tight pass applies");
         };
@@ -815,6 +845,61 @@ mod tests {
         agree(1, 9, &[3, 2], &[]);
         agree(9, 1, &[3, 2], &[(4, Clue::Water)]);
         agree(5, 5, &[1, 1, 1], &[]);
+    }
+
+    /// The mirror fold applies to the problems the mirror maps onto themselves, clues and
+    /// all, and only to them; folded, the tight pass counts what the general passes count,
+    /// with or without its trails, on one core and split.
+    #[test]
+    fn the_mirror_fold_applies_to_symmetric_problems_and_keeps_the_counts() {
+        let (w, h) = (9, 8);
+        let mirrored = |cells: &[usize]| -> Vec<usize> {
+            cells
+                .iter()
+                .flat_map(|&c| [c, (c / w) * w + w - 1 - c % w])
+                .collect()
+        };
+        let clue_list = |water: &[usize], ship: &[usize]| -> Vec<(usize, Clue)> {
+            let water = water.iter().map(|&c| (c, Clue::Water));
+            water.chain(ship.iter().map(|&c| (c, Clue::Ship))).collect()
+        };
+        let symmetric = clue_list(&mirrored(&[1, 20, 39, 58]), &mirrored(&[12, 47]));
+        // One water clue in the middle column is its own mirror; one off it is not.
+        let centred = clue_list(&[4 + 2 * w], &[]);
+        let lopsided = clue_list(&[1 + 2 * w], &[]);
+        for rules in [Rules::Touch, Rules::NoTouch] {
+            for (clues, fold) in [
+                (&[][..], true),
+                (&symmetric[..], true),
+                (&centred[..], true),
+                (&lopsided[..], false),
+            ] {
+                let mut spec =
+                    ProblemSpec::empty(Dims::new(w, h), Fleet::straight(&[4, 3, 3, 2]), rules);
+                spec.clues = vec![None; w * h];
+                for &(c, clue) in clues {
+                    spec.clues[c] = Some(clue);
+                }
+                let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
+                assert_eq!(dp.mirror_symmetric(), fold, "{rules:?} {clues:?}");
+                let opts = CountOptions {
+                    per_cell: true,
+                    ..CountOptions::default()
+                };
+                let general = dp.count_in::<u64>(&opts).unwrap();
+                assert!(general.count > 0, "{rules:?} {clues:?}");
+                let tight = dp.tight_count(&opts).unwrap().unwrap();
+                assert_eq!(tight.count, general.count, "{rules:?} {clues:?}");
+                assert_eq!(tight.per_cell, general.per_cell, "{rules:?} {clues:?}");
+            }
+        }
+        // A placement the problem rules out (a sunk report's, say) breaks the symmetry as a
+        // clue does: the board's mirror alone is not enough.
+        let spec = ProblemSpec::empty(Dims::new(w, h), Fleet::straight(&[4, 3]), Rules::Touch);
+        let mut dp = DpEngine::new(&spec.build().unwrap()).unwrap();
+        assert!(dp.mirror_symmetric());
+        dp.starts[0] &= !super::super::state::ACROSS;
+        assert!(!dp.mirror_symmetric());
     }
 
     /// Where a state's count passes 64 bits the pass says so, and the engine's count goes on
