@@ -16,8 +16,12 @@
 //! same sum as before; on a problem the mirror maps onto itself the two counts are equal, so
 //! each is half that sum ([`unfold_cells`]).
 
+use rayon::slice::ParallelSliceMut;
+
 use super::DpEngine;
+use super::forward;
 use super::state::{ACROSS, DOWN, Key, SINGLE};
+use super::tight::stretch;
 
 /// The most key bits a [`Mirror`] reverses with one table lookup.
 const CHUNK_BITS: u32 = 12;
@@ -102,71 +106,190 @@ impl Mirror {
         out
     }
 
-    /// Folds a layer at the start of a row, its `states` in key order (equal keys side by
-    /// side): each state whose mirror image has a smaller key is summed into that image (which
-    /// comes into the layer if it was not there), into `out`, cleared first, in key order
-    /// with equal keys summed; `moved` is scratch. With `map`, each state's index in `out`,
-    /// in the order of `states`. `None` where a sum passes 64 bits.
-    pub(super) fn fold<'a>(
+    /// Folds a layer at the start of a row, its states in key order (equal keys side by side)
+    /// through its stretches: each state whose mirror image has a smaller key is summed into
+    /// that image (which comes into the layer if it was not there). The folded layer comes
+    /// out in key order, equal keys summed, as one stretch for each of `outs` (cleared
+    /// first), made side by side by as many workers. With `map`, each state's index in it,
+    /// in the layer's order. `None` where a sum passes 64 bits.
+    pub(super) fn fold(
         &self,
-        states: impl Iterator<Item = &'a (Key, u64)> + Clone,
-        moved: &mut Vec<(Key, u64, u32)>,
-        out: &mut Vec<(Key, u64)>,
+        layer: &[Vec<(Key, u64)>],
+        scratch: &mut Folding,
+        mut outs: Vec<Vec<(Key, u64)>>,
         mut map: Option<&mut Vec<u32>>,
-    ) -> Option<()> {
-        moved.clear();
-        out.clear();
-        let mut n = 0u32;
-        for &(k, c) in states.clone() {
-            let m = self.of(k);
-            if m < k {
-                moved.push((m, c, n));
+    ) -> Option<Vec<Vec<(Key, u64)>>> {
+        let n: usize = layer.iter().map(Vec::len).sum();
+        let parts = outs.len().max(1);
+        // The states whose image is smaller, each worker those of its share, with their
+        // indices; then all of them in key order.
+        scratch.pieces.resize_with(parts, Vec::new);
+        let work: Vec<_> = std::mem::take(&mut scratch.pieces)
+            .into_iter()
+            .enumerate()
+            .map(|(p, piece)| {
+                (
+                    n * p / parts,
+                    stretch(layer, n * p / parts, n * (p + 1) / parts),
+                    piece,
+                )
+            })
+            .collect();
+        scratch.pieces = forward::run(work, |(first, states, mut piece)| {
+            piece.clear();
+            let all = states.iter().flat_map(|s| s.iter());
+            for (i, &(k, c)) in all.enumerate() {
+                let m = self.of(k);
+                if m < k {
+                    piece.push((m, c, (first + i) as u32));
+                }
             }
-            n += 1;
+            piece
+        });
+        let moved = &mut scratch.moved;
+        moved.clear();
+        for piece in &scratch.pieces {
+            moved.extend_from_slice(piece);
         }
-        moved.sort_unstable_by_key(|x| x.0);
+        moved.par_sort_unstable_by_key(|x| x.0);
+        // Each worker merges the states of a range of keys, cut where a key begins.
+        let key_at = |mut i: usize| {
+            for piece in layer {
+                if i < piece.len() {
+                    return piece[i].0;
+                }
+                i -= piece.len();
+            }
+            unreachable!("an index within the layer")
+        };
+        let mut cuts = vec![(0, 0)];
+        for p in 1..parts {
+            let mut i = (n * p / parts).max(cuts[p - 1].0);
+            if i < n {
+                let k = key_at(i);
+                while i > cuts[p - 1].0 && key_at(i - 1) == k {
+                    i -= 1;
+                }
+            }
+            let j = if i < n {
+                let k = key_at(i);
+                moved.partition_point(|x| x.0 < k)
+            } else {
+                moved.len()
+            };
+            cuts.push((i, j.max(cuts[p - 1].1)));
+        }
+        cuts.push((n, moved.len()));
+        let at = &mut scratch.at;
+        at.clear();
+        at.resize(moved.len(), 0);
         if let Some(map) = map.as_deref_mut() {
             map.clear();
-            map.resize(n as usize, 0);
+            map.resize(n, 0);
         }
-        let mut overflow = false;
-        // Puts a state into `out`, summed with the last when the keys are equal; its index.
-        let mut put = |out: &mut Vec<(Key, u64)>, (k, c): (Key, u64)| -> u32 {
-            match out.last_mut() {
-                Some(last) if last.0 == k => {
-                    let (sum, o) = last.1.overflowing_add(c);
-                    last.1 = sum;
-                    overflow |= o;
+        let mut places: Vec<Option<&mut [u32]>> = Vec::new();
+        let mut rest = map.as_deref_mut().map(|m| &mut m[..]);
+        let mut ats: Vec<&mut [u32]> = Vec::new();
+        let mut at_rest = &mut at[..];
+        for p in 0..parts {
+            let len = cuts[p + 1].0 - cuts[p].0;
+            places.push(rest.take().map(|r| {
+                let (here, tail) = r.split_at_mut(len);
+                rest = Some(tail);
+                here
+            }));
+            let (here, tail) = at_rest.split_at_mut(cuts[p + 1].1 - cuts[p].1);
+            ats.push(here);
+            at_rest = tail;
+        }
+        let work: Vec<_> = (0..parts)
+            .zip(places)
+            .zip(ats)
+            .map(|((p, place), at)| {
+                let (i, j) = cuts[p];
+                let (i2, j2) = cuts[p + 1];
+                (
+                    stretch(layer, i, i2),
+                    &moved[j..j2],
+                    place,
+                    at,
+                    std::mem::take(&mut outs[p]),
+                )
+            })
+            .collect();
+        let done = forward::run(work, |(states, moved, mut place, at, mut out)| {
+            out.clear();
+            let mut overflow = false;
+            // Puts a state into `out`, summed with the last when the keys are equal; its index.
+            let mut put = |out: &mut Vec<(Key, u64)>, (k, c): (Key, u64)| -> u32 {
+                match out.last_mut() {
+                    Some(last) if last.0 == k => {
+                        let (sum, o) = last.1.overflowing_add(c);
+                        last.1 = sum;
+                        overflow |= o;
+                    }
+                    _ => out.push((k, c)),
                 }
-                _ => out.push((k, c)),
-            }
-            out.len() as u32 - 1
-        };
-        let mut j = 0;
-        for (i, &(k, c)) in states.enumerate() {
-            if self.of(k) < k {
-                continue;
-            }
-            while j < moved.len() && moved[j].0 < k {
-                let at = put(out, (moved[j].0, moved[j].1));
-                if let Some(map) = map.as_deref_mut() {
-                    map[moved[j].2 as usize] = at;
+                out.len() as u32 - 1
+            };
+            let mut j = 0;
+            for (i, &(k, c)) in states.iter().flat_map(|s| s.iter()).enumerate() {
+                if self.of(k) < k {
+                    continue;
                 }
+                while j < moved.len() && moved[j].0 < k {
+                    at[j] = put(&mut out, (moved[j].0, moved[j].1));
+                    j += 1;
+                }
+                let here = put(&mut out, (k, c));
+                if let Some(place) = place.as_deref_mut() {
+                    place[i] = here;
+                }
+            }
+            while j < moved.len() {
+                at[j] = put(&mut out, (moved[j].0, moved[j].1));
                 j += 1;
             }
-            let at = put(out, (k, c));
-            if let Some(map) = map.as_deref_mut() {
-                map[i] = at;
+            (out, overflow)
+        });
+        if done.iter().any(|d| d.1) {
+            return None;
+        }
+        let outs: Vec<Vec<(Key, u64)>> = done.into_iter().map(|d| d.0).collect();
+        if let Some(map) = map {
+            // Each worker's indices were its own: past the stretches before its. The states
+            // kept first, then those summed into their images (which may lie in any range).
+            let offsets: Vec<u32> = outs
+                .iter()
+                .scan(0, |sum, out| {
+                    let at = *sum;
+                    *sum += out.len() as u32;
+                    Some(at)
+                })
+                .collect();
+            for (p, &offset) in offsets.iter().enumerate() {
+                map[cuts[p].0..cuts[p + 1].0]
+                    .iter_mut()
+                    .for_each(|x| *x += offset);
+            }
+            for (p, &offset) in offsets.iter().enumerate() {
+                let (j, j2) = (cuts[p].1, cuts[p + 1].1);
+                for (m, &a) in moved[j..j2].iter().zip(&at[j..j2]) {
+                    map[m.2 as usize] = a + offset;
+                }
             }
         }
-        for &(m, c, i) in &moved[j..] {
-            let at = put(out, (m, c));
-            if let Some(map) = map.as_deref_mut() {
-                map[i as usize] = at;
-            }
-        }
-        (!overflow).then_some(())
+        Some(outs)
     }
+}
+
+/// The fold's scratch, kept from row to row: the states each worker found with a smaller
+/// image, all of them in key order, and their places in the folded layer.
+#[derive(Default)]
+pub(super) struct Folding {
+    pieces: Vec<Vec<(Key, u64, u32)>>,
+    moved: Vec<(Key, u64, u32)>,
+    at: Vec<u32>,
 }
 
 /// The per-cell counts of a pass that folded its rows (`folded`, row by row, `width` wide):
@@ -221,24 +344,29 @@ mod tests {
             (key(0, 0, 1), 7),
         ];
         states.sort_unstable();
-        let (mut moved, mut out, mut map) = (Vec::new(), Vec::new(), Vec::new());
-        mirror
-            .fold(states.iter(), &mut moved, &mut out, Some(&mut map))
-            .unwrap();
         let mut want = vec![(key(1, 0, 0), 10), (key(2, 0, 0), 4), (key(1, 2, 1), 5)];
         want.sort_unstable();
-        assert_eq!(out, want);
-        for (i, &(k, _)) in states.iter().enumerate() {
-            assert_eq!(out[map[i] as usize].0, k.min(mirror.of(k)));
+        // In one stretch or cut among workers, from a layer in one stretch or two.
+        let (mut scratch, mut map) = (Folding::default(), Vec::new());
+        for workers in 1..=3 {
+            for layer in [
+                vec![states.to_vec()],
+                vec![states[..1].to_vec(), states[1..].to_vec()],
+            ] {
+                let outs = vec![Vec::new(); workers];
+                let folded = mirror
+                    .fold(&layer, &mut scratch, outs, Some(&mut map))
+                    .unwrap();
+                assert_eq!(folded.len(), workers);
+                let out: Vec<(Key, u64)> = folded.concat();
+                assert_eq!(out, want, "{workers} workers");
+                for (i, &(k, _)) in states.iter().enumerate() {
+                    assert_eq!(out[map[i] as usize].0, k.min(mirror.of(k)));
+                }
+            }
         }
-        assert_eq!(
-            mirror.fold(
-                [(key(1, 0, 0), u64::MAX), (key(0, 0, 1), 1)].iter(),
-                &mut moved,
-                &mut out,
-                None
-            ),
-            None
-        );
+        let overflowing = vec![vec![(key(1, 0, 0), u64::MAX), (key(0, 0, 1), 1)]];
+        let folded = mirror.fold(&overflowing, &mut scratch, vec![Vec::new()], None);
+        assert_eq!(folded, None);
     }
 }

@@ -184,7 +184,7 @@ const WORDS: usize = 1 << (MOST_TABLE_BITS - 12);
 /// A layer: stretches of states, in key order of their groups.
 type Layer = Vec<Vec<(Key, u64)>>;
 /// A worker's share of a layer: slices of its stretches, in order.
-type Stretch<'a> = Vec<&'a [(Key, u64)]>;
+pub(super) type Stretch<'a> = Vec<&'a [(Key, u64)]>;
 
 impl DpEngine {
     /// The tables of the tight pass, `None` when the problem's keys are too wide for them.
@@ -299,9 +299,10 @@ impl DpEngine {
     /// layer and the total; `None` when the pass does not apply (keys too wide for its
     /// tables). With `fold`, on a problem the mirror maps onto itself, each row starts with
     /// one state of each mirror pair (`mirror.rs`): the count is the same, the per-cell counts
-    /// are to be unfolded, and the trails lead through the folded layers. [`CountError::Overflow`] where a count passes 64 bits or, with trails, a
-    /// layer passes the 2^27 states an edge can name (the general passes take both);
-    /// `Err(Err(stop))` when the time limit ran out or the count was cancelled.
+    /// are to be unfolded, and the trails lead through the folded layers.
+    /// [`CountError::Overflow`] where a count passes 64 bits or, with trails, a layer passes
+    /// the 2^27 states an edge can name (the general passes take both); `Err(Err(stop))` when
+    /// the time limit ran out or the count was cancelled.
     #[allow(clippy::type_complexity)]
     pub(super) fn tight_forward(
         &self,
@@ -314,7 +315,7 @@ impl DpEngine {
             return Ok(None);
         };
         let mirror = fold.then(|| super::mirror::Mirror::new(t.width, t.label_bits, t.low));
-        let (mut moved, mut map) = (Vec::new(), Vec::new());
+        let (mut folding, mut map) = (super::mirror::Folding::default(), Vec::new());
         let cells = self.dims.cells();
         let lists = 1usize << t.label_bits;
         let slots = 1usize << t.table_bits();
@@ -348,15 +349,18 @@ impl DpEngine {
                 return Err(Err(Stop::Cancelled));
             }
             if let Some(mirror) = mirror.as_ref().filter(|_| cell > 0 && cell % t.width == 0) {
-                // The largest spare list takes the folded layer.
-                let most = (0..spare.len()).max_by_key(|&i| spare[i].capacity());
-                let mut out = most.map_or_else(Vec::new, |i| spare.swap_remove(i));
-                let states = layer.iter().flatten();
+                let n: usize = layer.iter().map(Vec::len).sum();
+                let parts = if n >= 4096 { threads } else { 1 };
+                // The largest spare lists take the folded layer.
+                spare.sort_unstable_by_key(Vec::capacity);
+                let outs = (0..parts)
+                    .map(|_| spare.pop().unwrap_or_default())
+                    .collect();
                 let places = keep.then_some(&mut map);
-                if mirror.fold(states, &mut moved, &mut out, places).is_none() {
+                let Some(folded) = mirror.fold(&layer, &mut folding, outs, places) else {
                     return Err(Ok(CountError::Overflow));
-                }
-                spare.extend(std::mem::replace(&mut layer, vec![out]));
+                };
+                spare.extend(std::mem::replace(&mut layer, folded));
                 // The last cell's edges lead to the folded layer, one list.
                 for tr in trails.last_mut().into_iter().flatten() {
                     for e in &mut tr.edges {
@@ -695,7 +699,7 @@ impl DpEngine {
 }
 
 /// The states from index `from` to `to` of `layer`, as slices of its stretches.
-fn stretch(layer: &Layer, from: usize, to: usize) -> Stretch<'_> {
+pub(super) fn stretch(layer: &[Vec<(Key, u64)>], from: usize, to: usize) -> Stretch<'_> {
     let mut out = Vec::new();
     let mut at = 0;
     for piece in layer {
