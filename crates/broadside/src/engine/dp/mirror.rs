@@ -120,7 +120,10 @@ impl Mirror {
         mut map: Option<&mut Vec<u32>>,
     ) -> Option<Vec<Vec<(Key, u64)>>> {
         let n: usize = layer.iter().map(Vec::len).sum();
-        let parts = outs.len().max(1);
+        if outs.is_empty() {
+            outs.push(Vec::new());
+        }
+        let parts = outs.len();
         // The states whose image is smaller, each worker those of its share, with their
         // indices; then all of them in key order.
         scratch.pieces.resize_with(parts, Vec::new);
