@@ -40,9 +40,10 @@
 //! layers and the forward pass, split between the cores, in `forward.rs`; the backward pass
 //! and the per-cell counts in `marginals.rs`; the uniform sampler in `sample.rs`; the tight
 //! pass in `tight.rs`, which on a problem the left-right mirror maps onto itself keeps one
-//! state of each mirror pair at the start of every row (`mirror.rs`); the replay of a wider
-//! position's trails for positions that narrow it (a game's over its empty board) in
-//! `replay.rs`.
+//! state of each mirror pair at the start of every row, and on one the up-down flip maps onto
+//! itself works out the per-cell counts of the rows from the middle down alone (`mirror.rs`);
+//! the replay of a wider position's trails for positions that narrow it (a game's over its
+//! empty board) in `replay.rs`.
 //!
 //! [`step`]: DpEngine::step
 

@@ -512,7 +512,7 @@ fn record(dp: DpEngine, opts: &CountOptions) -> Result<Option<Arc<Trails>>, Stop
         memory_limit: Some(REPLAY_MEMORY),
         ..CountOptions::default()
     };
-    let (trails, last, total) = match dp.tight_forward(&record, true, false, false) {
+    let (trails, last, total) = match dp.tight_forward(&record, Some(0), false, false) {
         Ok(Some(x)) => x,
         Ok(None) | Err(Ok(_)) => return Ok(None),
         Err(Err(stop)) => return Err(stop),

@@ -295,8 +295,8 @@ impl DpEngine {
         CellTable { ranges, entries }
     }
 
-    /// The forward pass: the trails when `keep` (with the moves when `moves`), the last
-    /// layer and the total; `None` when the pass does not apply (keys too wide for its
+    /// The forward pass: the trails of the cells from `keep_from` on when it is given (with the
+    /// moves when `moves`), the last layer and the total; `None` when the pass does not apply (keys too wide for its
     /// tables). With `fold`, on a problem the mirror maps onto itself, each row starts with
     /// one state of each mirror pair (`mirror.rs`): the count is the same, the per-cell counts
     /// are to be unfolded, and the trails lead through the folded layers.
@@ -307,7 +307,7 @@ impl DpEngine {
     pub(super) fn tight_forward(
         &self,
         opts: &CountOptions,
-        keep: bool,
+        keep_from: Option<usize>,
         moves: bool,
         fold: bool,
     ) -> Result<Option<(Vec<Vec<Trail>>, Vec<(Key, u64)>, u128)>, Result<CountError, Stop>> {
@@ -348,6 +348,7 @@ impl DpEngine {
             if opts.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
                 return Err(Err(Stop::Cancelled));
             }
+            let keep = keep_from.is_some_and(|first| cell >= first);
             if let Some(mirror) = mirror.as_ref().filter(|_| cell > 0 && cell % t.width == 0) {
                 let n: usize = layer.iter().map(Vec::len).sum();
                 let parts = if n >= 4096 { threads } else { 1 };
@@ -356,7 +357,10 @@ impl DpEngine {
                 let outs = (0..parts)
                     .map(|_| spare.pop().unwrap_or_default())
                     .collect();
-                let places = keep.then_some(&mut map);
+                // The last cell's trail, if it was kept, is remapped.
+                let places = keep_from
+                    .is_some_and(|first| cell > first)
+                    .then_some(&mut map);
                 let Some(folded) = mirror.fold(&layer, &mut folding, outs, places) else {
                     return Err(Ok(CountError::Overflow));
                 };
@@ -491,7 +495,17 @@ impl DpEngine {
         opts: &CountOptions,
     ) -> Result<Option<CountResult>, CountError> {
         let fold = self.mirror_symmetric();
-        let (trails, last, total) = match self.tight_forward(opts, opts.per_cell, false, fold) {
+        // On a problem the up-down flip maps onto itself, the top rows' counts are the
+        // bottom rows': only the bottom rows' trails are kept and walked back.
+        let (w, h) = (self.dims.width, self.dims.height);
+        let flip = opts.per_cell && self.flip_symmetric();
+        let first = if flip {
+            super::mirror::first_unflipped(w, h)
+        } else {
+            0
+        };
+        let keep = opts.per_cell.then_some(first);
+        let (trails, last, total) = match self.tight_forward(opts, keep, false, fold) {
             Ok(Some(x)) => x,
             Ok(None) => return Ok(None),
             Err(Err(stop)) => return Ok(Some(stopped(stop))),
@@ -499,6 +513,9 @@ impl DpEngine {
         };
         let per_cell = if opts.per_cell {
             let (mut out, _) = self.tight_backward(&trails, &last, false)?;
+            if flip {
+                out = super::mirror::unflip_cells(&out, w, h);
+            }
             if fold {
                 out = super::mirror::unfold_cells(&out, self.dims.width);
             }
@@ -525,7 +542,7 @@ impl DpEngine {
         &self,
         opts: &CountOptions,
     ) -> Result<Option<Tight>, Result<CountError, Stop>> {
-        let Some((trails, last, total)) = self.tight_forward(opts, true, true, false)? else {
+        let Some((trails, last, total)) = self.tight_forward(opts, Some(0), true, false)? else {
             return Ok(None);
         };
         let (_, completions) = self.tight_backward(&trails, &last, true).map_err(Ok)?;
@@ -536,8 +553,9 @@ impl DpEngine {
         }))
     }
 
-    /// The backward pass over `trails` from the `last` layer: the per-cell counts, and when
-    /// `keep` every layer's completions, first to last.
+    /// The backward pass over `trails` from the `last` layer: the per-cell counts of the
+    /// cells the trails were kept for, and when `keep` every layer's completions, first to
+    /// last.
     fn tight_backward(
         &self,
         trails: &[Vec<Trail>],
@@ -838,7 +856,7 @@ mod tests {
         );
         let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
         let Ok(Some((trails, _, _))) =
-            dp.tight_forward(&CountOptions::default(), true, false, false)
+            dp.tight_forward(&CountOptions::default(), Some(0), false, false)
         else {
             panic!("the tight pass applies");
         };
@@ -904,6 +922,69 @@ mod tests {
         assert!(dp.mirror_symmetric());
         dp.starts[0] &= !super::super::state::ACROSS;
         assert!(!dp.mirror_symmetric());
+    }
+
+    /// The up-down flip applies to the problems it maps onto itself, clues and all, and only
+    /// to them; with it the top rows' per-cell counts are the bottom rows', and every one is
+    /// the general passes' count, with the mirror fold or without it, on boards of odd
+    /// height (whose middle row is its own flip) and of even.
+    #[test]
+    fn the_up_down_flip_applies_to_symmetric_problems_and_keeps_the_per_cell_counts() {
+        for (w, h) in [(8, 9), (7, 8)] {
+            let flip = |c: usize| (h - 1 - c / w) * w + c % w;
+            let mirror = |c: usize| (c / w) * w + w - 1 - c % w;
+            let with = |cells: &[usize], f: &dyn Fn(usize) -> usize| -> Vec<usize> {
+                cells.iter().flat_map(|&c| [c, f(c)]).collect()
+            };
+            let clue_list = |water: Vec<usize>, ship: Vec<usize>| -> Vec<(usize, Clue)> {
+                let water = water.into_iter().map(|c| (c, Clue::Water));
+                water
+                    .chain(ship.into_iter().map(|c| (c, Clue::Ship)))
+                    .collect()
+            };
+            let (water, ship) = ([1, w + 5, 2 * w + 2], [3 * w + 1]);
+            let flipped = clue_list(with(&water, &flip), with(&ship, &flip));
+            let both = |cells: &[usize]| with(&with(cells, &flip), &mirror);
+            let symmetric = clue_list(both(&water), both(&ship));
+            let middle = clue_list(vec![(h / 2) * w + 3], vec![]);
+            let lopsided = clue_list(vec![w + 2], vec![]);
+            for rules in [Rules::Touch, Rules::NoTouch] {
+                for (clues, applies) in [
+                    (&[][..], true),
+                    (&flipped[..], true),
+                    (&symmetric[..], true),
+                    (&middle[..], h % 2 == 1),
+                    (&lopsided[..], false),
+                ] {
+                    let mut spec =
+                        ProblemSpec::empty(Dims::new(w, h), Fleet::straight(&[4, 3, 2]), rules);
+                    spec.clues = vec![None; w * h];
+                    for &(c, clue) in clues {
+                        spec.clues[c] = Some(clue);
+                    }
+                    let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
+                    assert_eq!(dp.flip_symmetric(), applies, "{w}x{h} {rules:?} {clues:?}");
+                    let opts = CountOptions {
+                        per_cell: true,
+                        ..CountOptions::default()
+                    };
+                    let general = dp.count_in::<u64>(&opts).unwrap();
+                    assert!(general.count > 0, "{w}x{h} {rules:?} {clues:?}");
+                    let tight = dp.tight_count(&opts).unwrap().unwrap();
+                    assert_eq!(tight.count, general.count, "{w}x{h} {rules:?} {clues:?}");
+                    assert_eq!(
+                        tight.per_cell, general.per_cell,
+                        "{w}x{h} {rules:?} {clues:?}"
+                    );
+                }
+            }
+        }
+        // A ship down the problem rules out at one end breaks the flip as a clue does.
+        let spec = ProblemSpec::empty(Dims::new(6, 7), Fleet::straight(&[4, 3]), Rules::Touch);
+        let mut dp = DpEngine::new(&spec.build().unwrap()).unwrap();
+        assert!(dp.flip_symmetric());
+        dp.starts[0] &= !super::super::state::DOWN;
+        assert!(!dp.flip_symmetric());
     }
 
     /// Where a state's count passes 64 bits the pass says so, and the engine's count goes on
