@@ -338,6 +338,8 @@ impl DpEngine {
         let mut layer: Layer = vec![vec![(0, 1)]];
         let mut spare: Vec<Vec<(Key, u64)>> = Vec::new();
         let mut scratches: Vec<Scratch> = Vec::new();
+        // Per worker and new label, the length of its list at the last cell.
+        let mut lengths: Vec<usize> = Vec::new();
         // Per cell, per worker: its trail.
         let mut trails: Vec<Vec<Trail>> = Vec::new();
         let mut held = 0usize;
@@ -393,17 +395,29 @@ impl DpEngine {
             while scratches.len() < parts {
                 scratches.push(scratch());
             }
-            let work: Vec<(Stretch, Scratch)> = (0..parts)
-                .map(|p| {
-                    let mut s = scratches.pop().expect("one scratch per worker");
-                    for l in &mut s.lists {
-                        if l.capacity() == 0 {
-                            *l = spare.pop().unwrap_or_default();
-                        }
-                        l.clear();
-                    }
-                    (stretch(&layer, n * p / parts, n * (p + 1) / parts), s)
-                })
+            let mut taken: Vec<Scratch> = (0..parts)
+                .map(|_| scratches.pop().expect("one scratch per worker"))
+                .collect();
+            // The largest spare buffers go to the lists that were longest at the last cell
+            // (a label's share of a layer changes little from cell to cell): a list that
+            // outgrows its buffer is copied to fresh pages, each a page fault.
+            let mut wants: Vec<(usize, usize, usize)> = (0..parts)
+                .flat_map(|p| (0..lists).map(move |l| (p, l)))
+                .map(|(p, l)| (lengths.get(p * lists + l).copied().unwrap_or(0), p, l))
+                .collect();
+            wants.sort_unstable_by_key(|w| std::cmp::Reverse(w.0));
+            spare.sort_unstable_by_key(Vec::capacity);
+            for &(_, p, l) in &wants {
+                let list = &mut taken[p].lists[l];
+                if list.capacity() == 0 {
+                    *list = spare.pop().unwrap_or_default();
+                }
+                list.clear();
+            }
+            let work: Vec<(Stretch, Scratch)> = taken
+                .into_iter()
+                .enumerate()
+                .map(|(p, s)| (stretch(&layer, n * p / parts, n * (p + 1) / parts), s))
                 .collect();
             let done = super::forward::run(work, |(states, mut s)| {
                 // Sized once: grown, the trails were copied and remapped as they doubled.
@@ -450,9 +464,12 @@ impl DpEngine {
                     (s, tr)
                 })
                 .collect();
+            lengths.clear();
+            lengths.resize(parts * lists, 0);
             for l in 0..lists {
-                for (s, _) in done.iter_mut() {
+                for (p, (s, _)) in done.iter_mut().enumerate() {
                     let list = std::mem::take(&mut s.lists[l]);
+                    lengths[p * lists + l] = list.len();
                     if list.is_empty() {
                         spare.push(list);
                     } else {
