@@ -33,9 +33,6 @@ use super::forward;
 use super::state::{ACROSS, DOWN, Key, SINGLE};
 use super::tight::stretch;
 
-/// The most key bits a [`Mirror`] reverses with one table lookup.
-const CHUNK_BITS: u32 = 12;
-
 impl DpEngine {
     /// Whether the left-right mirror maps the problem onto itself: every water and ship clue
     /// onto one of its kind, every placement the problem allows onto one it allows.
@@ -115,53 +112,40 @@ pub(super) fn unflip_cells(bottom: &[u128], width: usize, height: usize) -> Vec<
 /// A state key at the start of a row, mirrored: its labels in reverse order, the bits below
 /// them (the fleet counters; the ship across and the diagonal are clear there) kept.
 pub(super) struct Mirror {
-    width: usize,
     label_bits: u32,
     /// The bits below the labels.
     low: u32,
-    /// Labels reversed per table lookup.
-    per: usize,
-    /// Per value of `per` labels: the labels in reverse order.
-    reversed: Vec<Key>,
+    /// The bits of the labels.
+    bits: u32,
+    /// The lowest bit of every label.
+    ones: Key,
 }
 
 impl Mirror {
     /// The mirror of keys with `width` labels of `label_bits` bits above `low` other bits.
     pub(super) fn new(width: usize, label_bits: u32, low: u32) -> Self {
-        let per = ((CHUNK_BITS / label_bits) as usize).clamp(1, width);
-        let mask: Key = (1 << label_bits) - 1;
-        let reversed = (0..1 << (per as u32 * label_bits))
-            .map(|x: Key| {
-                (0..per).fold(0, |r, i| {
-                    r | ((x >> (i as u32 * label_bits)) & mask)
-                        << ((per - 1 - i) as u32 * label_bits)
-                })
-            })
-            .collect();
+        let bits = width as u32 * label_bits;
+        debug_assert!(bits >= 1 && low + bits <= Key::BITS);
         Mirror {
-            width,
             label_bits,
             low,
-            per,
-            reversed,
+            bits,
+            ones: (0..width as u32).fold(0, |m, i| m | 1 << (i * label_bits)),
         }
     }
 
-    /// The mirror image of `key`.
+    /// The mirror image of `key`: its label bits reversed, which reverses the labels' order
+    /// and each label's bits, then each label's bits put back in order (a few register
+    /// operations; by table lookups this was most of the fold's time).
     #[inline]
     pub(super) fn of(&self, key: Key) -> Key {
-        let (w, lb, per) = (self.width, self.label_bits, self.per);
-        let labels = key >> self.low;
-        let mut out = key & ((1 << self.low) - 1);
-        let mut start = 0;
-        while start < w {
-            let len = per.min(w - start);
-            let chunk = (labels >> (start as u32 * lb)) & ((1 << (len as u32 * lb)) - 1);
-            let back = self.reversed[chunk as usize] >> ((per - len) as u32 * lb);
-            out |= back << (self.low + (w - start - len) as u32 * lb);
-            start += len;
+        let lb = self.label_bits;
+        let r = (key >> self.low).reverse_bits() >> (Key::BITS - self.bits);
+        let mut labels = 0;
+        for j in 0..lb {
+            labels |= ((r >> j) & self.ones) << (lb - 1 - j);
         }
-        out
+        (labels << self.low) | (key & ((1 << self.low) - 1))
     }
 
     /// Folds a layer at the start of a row, its states in key order (equal keys side by side)
@@ -207,10 +191,13 @@ impl Mirror {
             }
             piece
         });
-        let moved = &mut scratch.moved;
+        let (moved, skips) = (&mut scratch.moved, &mut scratch.skips);
         moved.clear();
+        skips.clear();
         for piece in &scratch.pieces {
             moved.extend_from_slice(piece);
+            // Their indices, in the layer's order: the merge passes over them.
+            skips.extend(piece.iter().map(|x| x.2));
         }
         moved.par_sort_unstable_by_key(|x| x.0);
         // Each worker merges the states of a range of keys, cut where a key begins.
@@ -269,50 +256,56 @@ impl Mirror {
             .map(|((p, place), at)| {
                 let (i, j) = cuts[p];
                 let (i2, j2) = cuts[p + 1];
+                let skip_from = skips.partition_point(|&x| (x as usize) < i);
+                let skip_to = skips.partition_point(|&x| (x as usize) < i2);
                 (
-                    stretch(layer, i, i2),
-                    &moved[j..j2],
+                    (stretch(layer, i, i2), i),
+                    (&moved[j..j2], &skips[skip_from..skip_to]),
                     place,
                     at,
                     std::mem::take(&mut outs[p]),
                 )
             })
             .collect();
-        let done = forward::run(work, |(states, moved, mut place, at, mut out)| {
-            out.clear();
-            let mut overflow = false;
-            // Puts a state into `out`, summed with the last when the keys are equal; its index.
-            let mut put = |out: &mut Vec<(Key, u64)>, (k, c): (Key, u64)| -> u32 {
-                match out.last_mut() {
-                    Some(last) if last.0 == k => {
-                        let (sum, o) = last.1.overflowing_add(c);
-                        last.1 = sum;
-                        overflow |= o;
+        let done = forward::run(
+            work,
+            |((states, first), (moved, skips), mut place, at, mut out)| {
+                out.clear();
+                let mut overflow = false;
+                // Puts a state into `out`, summed with the last when the keys are equal; its index.
+                let mut put = |out: &mut Vec<(Key, u64)>, (k, c): (Key, u64)| -> u32 {
+                    match out.last_mut() {
+                        Some(last) if last.0 == k => {
+                            let (sum, o) = last.1.overflowing_add(c);
+                            last.1 = sum;
+                            overflow |= o;
+                        }
+                        _ => out.push((k, c)),
                     }
-                    _ => out.push((k, c)),
+                    out.len() as u32 - 1
+                };
+                let (mut j, mut skip) = (0, 0);
+                for (i, &(k, c)) in states.iter().flat_map(|s| s.iter()).enumerate() {
+                    if skips.get(skip) == Some(&((first + i) as u32)) {
+                        skip += 1;
+                        continue;
+                    }
+                    while j < moved.len() && moved[j].0 < k {
+                        at[j] = put(&mut out, (moved[j].0, moved[j].1));
+                        j += 1;
+                    }
+                    let here = put(&mut out, (k, c));
+                    if let Some(place) = place.as_deref_mut() {
+                        place[i] = here;
+                    }
                 }
-                out.len() as u32 - 1
-            };
-            let mut j = 0;
-            for (i, &(k, c)) in states.iter().flat_map(|s| s.iter()).enumerate() {
-                if self.of(k) < k {
-                    continue;
-                }
-                while j < moved.len() && moved[j].0 < k {
+                while j < moved.len() {
                     at[j] = put(&mut out, (moved[j].0, moved[j].1));
                     j += 1;
                 }
-                let here = put(&mut out, (k, c));
-                if let Some(place) = place.as_deref_mut() {
-                    place[i] = here;
-                }
-            }
-            while j < moved.len() {
-                at[j] = put(&mut out, (moved[j].0, moved[j].1));
-                j += 1;
-            }
-            (out, overflow)
-        });
+                (out, overflow)
+            },
+        );
         if done.iter().any(|d| d.1) {
             return None;
         }
@@ -345,11 +338,13 @@ impl Mirror {
 }
 
 /// The fold's scratch, kept from row to row: the states each worker found with a smaller
-/// image, all of them in key order, and their places in the folded layer.
+/// image, all of them in key order, their indices in the layer's order, and their places
+/// in the folded layer.
 #[derive(Default)]
 pub(super) struct Folding {
     pieces: Vec<Vec<(Key, u64, u32)>>,
     moved: Vec<(Key, u64, u32)>,
+    skips: Vec<u32>,
     at: Vec<u32>,
 }
 
