@@ -38,50 +38,43 @@ impl DpEngine {
     /// onto one of its kind, every placement the problem allows onto one it allows.
     pub(super) fn mirror_symmetric(&self) -> bool {
         let w = self.dims.width;
-        let types = self.lens.len();
-        (0..self.dims.cells()).all(|cell| {
-            let (r, c) = self.dims.row_col(cell);
-            let m = self.dims.index(r, w - 1 - c);
-            if self.water[cell] != self.water[m] || self.ship[cell] != self.ship[m] {
-                return false;
-            }
-            (0..types).all(|t| {
-                let start = self.starts[cell * types + t];
-                let has = |cell: usize, bit: u8| self.starts[cell * types + t] & bit != 0;
-                let single = start & SINGLE == 0 || has(m, SINGLE);
-                let down = start & DOWN == 0 || has(m, DOWN);
-                // A ship across from column c ends at c + len - 1, which mirrors to the
-                // start of the mirrored ship.
-                let across = start & ACROSS == 0
-                    || (c + self.lens[t] <= w
-                        && has(self.dims.index(r, w - c - self.lens[t]), ACROSS));
-                single && down && across
-            })
-        })
+        self.maps_onto_itself(|r, c| (r, w - 1 - c))
     }
 
     /// Whether the up-down flip maps the problem onto itself, as
     /// [`DpEngine::mirror_symmetric`] asks of the left-right mirror.
     pub(super) fn flip_symmetric(&self) -> bool {
         let h = self.dims.height;
+        self.maps_onto_itself(|r, c| (h - 1 - r, c))
+    }
+
+    /// Whether `image` (a cell's row and column to its image's) maps every water and ship
+    /// clue onto one of its kind and every placement the problem allows onto one it allows.
+    fn maps_onto_itself(&self, image: impl Fn(usize, usize) -> (usize, usize)) -> bool {
+        let (w, h) = (self.dims.width, self.dims.height);
         let types = self.lens.len();
+        let image_of = |r: usize, c: usize| {
+            let (r, c) = image(r, c);
+            self.dims.index(r, c)
+        };
         (0..self.dims.cells()).all(|cell| {
             let (r, c) = self.dims.row_col(cell);
-            let f = self.dims.index(h - 1 - r, c);
-            if self.water[cell] != self.water[f] || self.ship[cell] != self.ship[f] {
+            let m = image_of(r, c);
+            if self.water[cell] != self.water[m] || self.ship[cell] != self.ship[m] {
                 return false;
             }
             (0..types).all(|t| {
-                let start = self.starts[cell * types + t];
-                let has = |cell: usize, bit: u8| self.starts[cell * types + t] & bit != 0;
-                let single = start & SINGLE == 0 || has(f, SINGLE);
-                let across = start & ACROSS == 0 || has(f, ACROSS);
-                // A ship down from row r ends at r + len - 1, which flips to the top of the
-                // flipped ship.
-                let down = start & DOWN == 0
-                    || (r + self.lens[t] <= h
-                        && has(self.dims.index(h - r - self.lens[t], c), DOWN));
-                single && down && across
+                let (start, len) = (self.starts[cell * types + t], self.lens[t]);
+                // A placement's image starts at the image of whichever of its two ends comes
+                // first in reading order.
+                let maps = |bit: u8, (dr, dc): (usize, usize)| {
+                    let (er, ec) = (r + dr * (len - 1), c + dc * (len - 1));
+                    start & bit == 0
+                        || (er < h
+                            && ec < w
+                            && self.starts[m.min(image_of(er, ec)) * types + t] & bit != 0)
+                };
+                maps(SINGLE, (0, 0)) && maps(ACROSS, (0, 1)) && maps(DOWN, (1, 0))
             })
         })
     }
