@@ -295,11 +295,12 @@ impl DpEngine {
         CellTable { ranges, entries }
     }
 
-    /// The forward pass: the trails of the cells from `keep_from` on when it is given (with the
-    /// moves when `moves`), the last layer and the total; `None` when the pass does not apply (keys too wide for its
-    /// tables). With `fold`, on a problem the mirror maps onto itself, each row starts with
-    /// one state of each mirror pair (`mirror.rs`): the count is the same, the per-cell counts
-    /// are to be unfolded, and the trails lead through the folded layers.
+    /// The forward pass: the trails of the cells from `keep_from` on when it is given (with
+    /// the moves when `moves`), the last layer and the total; `None` when the pass does not
+    /// apply (keys too wide for its tables). With `fold`, on a problem the mirror maps onto
+    /// itself, each row starts with one state of each mirror pair (`mirror.rs`): the count is
+    /// the same, the per-cell counts are to be unfolded, and the trails lead through the
+    /// folded layers.
     /// [`CountError::Overflow`] where a count passes 64 bits or, with trails, a layer passes
     /// the 2^27 states an edge can name (the general passes take both); `Err(Err(stop))` when
     /// the time limit ran out or the count was cancelled.
