@@ -354,6 +354,26 @@ impl DpEngine {
     }
 }
 
+/// For the unit tests: the problem of a `w`x`h` board with ships of the lengths `fleet` and
+/// `clues` under `rules`.
+#[cfg(test)]
+pub(super) fn test_problem(
+    w: usize,
+    h: usize,
+    fleet: &[usize],
+    rules: Rules,
+    clues: &[(usize, Clue)],
+) -> Problem {
+    let mut spec = crate::ProblemSpec::empty(Dims::new(w, h), crate::Fleet::straight(fleet), rules);
+    if !clues.is_empty() {
+        spec.clues = vec![None; w * h];
+        for &(c, clue) in clues {
+            spec.clues[c] = Some(clue);
+        }
+    }
+    spec.build().unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -835,24 +835,8 @@ mod tests {
     use super::*;
     use crate::clue::Clue;
     use crate::rules::Rules;
-    use crate::{Dims, Fleet, ProblemSpec};
 
-    fn problem(
-        w: usize,
-        h: usize,
-        fleet: &[usize],
-        rules: Rules,
-        clues: &[(usize, Clue)],
-    ) -> Problem {
-        let mut spec = ProblemSpec::empty(Dims::new(w, h), Fleet::straight(fleet), rules);
-        if !clues.is_empty() {
-            spec.clues = vec![None; w * h];
-            for &(c, clue) in clues {
-                spec.clues[c] = Some(clue);
-            }
-        }
-        spec.build().unwrap()
-    }
+    use super::super::test_problem as problem;
 
     /// The replay against the DP counting afresh, on one core and split, with and without
     /// per-cell counts.

@@ -818,14 +818,7 @@ mod tests {
         rules: Rules,
         clues: &[(usize, Clue)],
     ) -> DpEngine {
-        let mut spec = ProblemSpec::empty(Dims::new(w, h), Fleet::straight(fleet), rules);
-        if !clues.is_empty() {
-            spec.clues = vec![None; w * h];
-            for &(c, clue) in clues {
-                spec.clues[c] = Some(clue);
-            }
-        }
-        DpEngine::new(&spec.build().unwrap()).unwrap()
+        DpEngine::new(&super::super::test_problem(w, h, fleet, rules, clues)).unwrap()
     }
 
     /// The tight pass against the engine's general passes: the same count and per-cell
