@@ -18,6 +18,16 @@
 //! [`DpEngine::step`] on a key whose other labels are free, each with what it needs of the
 //! group; the pass looks them up.
 //!
+//! Where no trail is kept (the count alone, and the rows above the trails of the per-cell
+//! counts), a step covers two cells of a row at once: its table is indexed by the low bits
+//! and the two oldest labels, each entry one of the first cell's moves followed by one of
+//! the second's (what the first needs of the cell above to the right, and the second of the
+//! cell to its left, the index tells), a group is the states that share every label but
+//! those two, and its successors go to one list per pair of new labels. The layers between
+//! the two cells are never written: on the empty 10x10 board the pass meets 4.2 of the 8.7
+//! million states touching (docs/PERFORMANCE.md). The step over a pair notes the values of
+//! the next pair's index its successors have, so the next table is made for those alone.
+//!
 //! Counts are 64-bit here; where one would pass 2^64 (or a table would be too large) the
 //! engine's general passes take over. Workers split each layer into equal stretches of
 //! states; a group cut in two by a stretch's end (or by the end of one worker's list) is
@@ -68,23 +78,33 @@ struct Tables {
     low: u32,
     counter_bits: u32,
     diag_bits: u32,
-    /// Per slot: the successor's key less its group's labels.
-    slot_keys: Vec<Key>,
-    /// Per column, the bits of the labels above to the right that block a ship across.
-    above_right: Vec<Key>,
+    /// Per step of one cell and of two: per slot, the successor's key less its group's
+    /// labels.
+    slot_keys: [Vec<Key>; 2],
+    /// Per step of one cell and of two, per column: the bits of the group's labels above to
+    /// the right that block a ship across.
+    above_right: [Vec<Key>; 2],
+    /// Whether a step may take two cells at once (its tables fit).
+    pairs: bool,
 }
 
 impl Tables {
-    fn table_bits(&self) -> u32 {
-        self.low + self.label_bits
+    /// The bits of a table's index (the key's low bits and its `cells` oldest labels) and of
+    /// a slot, for a step over `cells` cells.
+    fn table_bits(&self, cells: u32) -> u32 {
+        self.low + cells * self.label_bits
     }
 }
 
-/// One cell's transitions: per value of a key's low `low + label_bits` bits, the range of its
-/// entries (empty for a value not tabled).
+/// One step's transitions: per value of a key's low `low + cells * label_bits` bits, the
+/// range of its entries (empty for a value not tabled).
 struct CellTable {
     ranges: Vec<(u32, u32)>,
     entries: Vec<Entry>,
+    /// The step's (first) cell.
+    cell: usize,
+    /// The cells the step covers: one, or two side by side in a row (the count alone).
+    cells: u32,
 }
 
 /// A worker's scratch: the successor sums of a group, the slots in use, and the lists of the
@@ -96,6 +116,8 @@ struct Scratch {
     words: Box<Words>,
     place: Vec<u32>,
     lists: Vec<Vec<(Key, u64)>>,
+    /// The values of the next step's index the successors have, a bit each, when asked.
+    seen: Vec<u64>,
 }
 
 /// What one worker records at a cell for the backward pass: per state met, in order, its
@@ -200,30 +222,41 @@ impl DpEngine {
         }
         let lmask: Key = (1 << lb) - 1;
         let top = low + (w as u32 - 1) * lb;
-        let slot_keys = (0..(1 << bits) as Key)
-            .map(|s| ((s >> low) << top) | (s & ((1 << low) - 1)))
-            .collect();
+        // A step over two cells indexes its table by two labels; its new labels are the
+        // slot's top bits.
+        let pairs = w >= 2 && bits + lb <= MOST_TABLE_BITS;
+        let slot_keys = |cells: u32| -> Vec<Key> {
+            let new_labels = top - (cells - 1) * lb;
+            (0..(1 << (low + cells * lb)) as Key)
+                .map(|s| ((s >> low) << new_labels) | (s & ((1 << low) - 1)))
+                .collect()
+        };
         let label_mask = if self.no_touch {
             lmask
         } else {
             lmask & !(DONE as Key)
         };
         let max_len = self.lens.iter().copied().max().unwrap_or(1);
-        let above_right = (0..w)
-            .map(|c| {
-                // The cells j = 1..=n to the right sit j labels above the oldest.
-                let n = max_len.min(w - 1 - c);
-                (1..=n).fold(0, |m, j| m | label_mask << (low + j as u32 * lb))
-            })
-            .collect();
+        // The cells j to the right of the step's first cell sit j labels above the oldest;
+        // those the step's table holds (j < cells) are checked there. A ship across that
+        // starts on the second cell reaches one further.
+        let above_right = |cells: usize| -> Vec<Key> {
+            (0..w)
+                .map(|c| {
+                    let n = (max_len + cells - 1).min(w - 1 - c);
+                    (cells..=n).fold(0, |m, j| m | label_mask << (low + j as u32 * lb))
+                })
+                .collect()
+        };
         Some(Tables {
             width: w,
             label_bits: lb,
             low,
             counter_bits,
             diag_bits,
-            slot_keys,
-            above_right,
+            slot_keys: [slot_keys(1), if pairs { slot_keys(2) } else { Vec::new() }],
+            above_right: [above_right(1), above_right(2)],
+            pairs,
         })
     }
 
@@ -246,7 +279,7 @@ impl DpEngine {
                 | (diag << counter_bits)
                 | counters) as u32
         };
-        let size = 1usize << t.table_bits();
+        let size = 1usize << t.table_bits(1);
         let mut ranges = vec![(0, 0); size];
         let mut entries = Vec::new();
         for (index, range) in ranges.iter_mut().enumerate() {
@@ -292,7 +325,101 @@ impl DpEngine {
             });
             *range = (start, entries.len() as u32);
         }
-        CellTable { ranges, entries }
+        CellTable {
+            ranges,
+            entries,
+            cell,
+            cells: 1,
+        }
+    }
+
+    /// The transitions over `cell` and the cell to its right, in one row, of the values of
+    /// the low bits and two oldest labels `only` has (a bit per value), or of every value:
+    /// each of the first cell's transitions followed by each of the second's, from their
+    /// own tables. What the first cell's moves need of the cell above to the right, and the
+    /// second's of the cell to their left, the index tells; what they need of the rest of
+    /// the group is kept. For the count alone: the moves are not kept.
+    fn pair_table(&self, t: &Tables, cell: usize, only: Option<&[u64]>) -> CellTable {
+        let (lb, low) = (t.label_bits, t.low);
+        let lmask: Key = (1 << lb) - 1;
+        let low_mask: u32 = (1 << low) - 1;
+        let blocking = if self.no_touch {
+            lmask
+        } else {
+            lmask & !(DONE as Key)
+        };
+        fn moves(table: &CellTable, index: usize) -> &[Entry] {
+            let (from, to) = table.ranges[index];
+            &table.entries[from as usize..to as usize]
+        }
+        fn set(bits: &mut [u64], i: usize) {
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        let size = 1usize << t.table_bits(2);
+        let one = (1usize << t.table_bits(1)) - 1;
+        let indices: Vec<usize> = (0..size)
+            .filter(|&i| only.is_none_or(|bits| bits[i / 64] >> (i % 64) & 1 == 1))
+            .collect();
+        // The first cell's moves that the cell above the second allows, and the second
+        // cell's index after each: its table holds those alone.
+        let allowed = |index: usize, a: &Entry| -> Option<(u32, usize)> {
+            // The label above the second cell.
+            let up = (index as Key >> (low + lb)) & lmask;
+            if (a.needs & UP_RIGHT_FREE != 0 && up != 0) || (a.reach > 0 && up & blocking != 0) {
+                return None;
+            }
+            let a_slot = a.slot & !SHIP;
+            Some((
+                a_slot >> low,
+                ((up as u32) << low | (a_slot & low_mask)) as usize,
+            ))
+        };
+        let mut firsts = vec![0u64; (one + 1).div_ceil(64)];
+        indices.iter().for_each(|&i| set(&mut firsts, i & one));
+        let first = self.cell_table(t, cell, Some(&firsts));
+        let mut seconds = vec![0u64; (one + 1).div_ceil(64)];
+        for &i in &indices {
+            for (_, between) in moves(&first, i & one).iter().filter_map(|a| allowed(i, a)) {
+                set(&mut seconds, between);
+            }
+        }
+        let second = self.cell_table(t, cell + 1, Some(&seconds));
+        let mut ranges = vec![(0, 0); size];
+        let mut entries = Vec::new();
+        for index in indices {
+            let start = entries.len() as u32;
+            for a in moves(&first, index & one) {
+                let Some((label, between)) = allowed(index, a) else {
+                    continue;
+                };
+                for b in moves(&second, between) {
+                    if b.needs & LEFT_FREE != 0 && label != 0 {
+                        continue;
+                    }
+                    let b_slot = b.slot & !SHIP;
+                    let reach = if b.reach > 0 {
+                        a.reach.max(b.reach.saturating_add(1))
+                    } else {
+                        a.reach
+                    };
+                    entries.push(Entry {
+                        slot: ((b_slot >> low) << (low + lb))
+                            | (label << low)
+                            | (b_slot & low_mask),
+                        needs: (a.needs & LEFT_FREE) | (b.needs & UP_RIGHT_FREE),
+                        reach,
+                        code: 0,
+                    });
+                }
+            }
+            ranges[index] = (start, entries.len() as u32);
+        }
+        CellTable {
+            ranges,
+            entries,
+            cell,
+            cells: 2,
+        }
     }
 
     /// The forward pass: the trails of the cells from `keep_from` on when it is given (with
@@ -318,15 +445,29 @@ impl DpEngine {
         let mirror = fold.then(|| super::mirror::Mirror::new(t.width, t.label_bits, t.low));
         let (mut folding, mut map) = (super::mirror::Folding::default(), Vec::new());
         let cells = self.dims.cells();
-        let lists = 1usize << t.label_bits;
-        let slots = 1usize << t.table_bits();
+        let most = if t.pairs { 2 } else { 1 };
+        let slots = 1usize << t.table_bits(most);
         let scratch = || Scratch {
             sums: vec![0; slots],
             used: vec![0; slots.div_ceil(64)],
             words: Box::new(Words([0; WORDS])),
             place: vec![0; slots],
-            lists: (0..lists).map(|_| Vec::new()).collect(),
+            lists: (0..1usize << (most * t.label_bits))
+                .map(|_| Vec::new())
+                .collect(),
+            seen: vec![0; slots.div_ceil(64)],
         };
+        // The cells a step covers from `cell` on: two cells of a row at once where no trail
+        // is kept for either (half the layers are never written), else one.
+        let stride = |cell: usize| -> u32 {
+            let one = !t.pairs
+                || cell % t.width + 1 == t.width
+                || keep_from.is_some_and(|first| cell + 1 >= first);
+            if one { 1 } else { 2 }
+        };
+        // The values of the next step's index its layer has, where the step that made the
+        // layer noted them.
+        let mut seen: Option<Vec<u64>> = None;
         let deadline = opts
             .time_limit
             .and_then(|d| std::time::Instant::now().checked_add(d));
@@ -344,7 +485,8 @@ impl DpEngine {
         // Per cell, per worker: its trail.
         let mut trails: Vec<Vec<Trail>> = Vec::new();
         let mut held = 0usize;
-        for cell in 0..cells {
+        let mut cell = 0;
+        while cell < cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 return Err(Err(Stop::Time));
             }
@@ -380,19 +522,28 @@ impl DpEngine {
             }
             let n: usize = layer.iter().map(Vec::len).sum();
             let parts = if n >= 4096 { threads } else { 1 };
-            // A layer with fewer states than values of the low bits gets a table of the
-            // values it has: made for every value, a small problem's tables cost more than
-            // its pass.
-            let index_mask: Key = (1 << t.table_bits()) - 1;
-            let only = (n < 1 << t.table_bits()).then(|| {
-                let mut bits = vec![0u64; (1usize << t.table_bits()).div_ceil(64)];
-                for &(k, _) in layer.iter().flatten() {
-                    let i = (k & index_mask) as usize;
-                    bits[i / 64] |= 1 << (i % 64);
-                }
-                bits
+            let step = stride(cell);
+            let bits = t.table_bits(step);
+            // A step over two cells, or over a layer with fewer states than values of the
+            // index, gets a table of the values the layer has: made for every value, a
+            // small problem's tables cost more than its pass, and a pair's more than a
+            // cell's.
+            let index_mask: Key = (1 << bits) - 1;
+            let only = (step == 2 || n < 1 << bits).then(|| {
+                seen.take()
+                    .unwrap_or_else(|| present(&layer, parts, index_mask))
             });
-            let table = self.cell_table(&t, cell, only.as_deref());
+            // A pair of cells ahead, not across a fold: this step notes its index values.
+            let next = cell + step as usize;
+            let folds = mirror.is_some() && next.is_multiple_of(t.width);
+            let note = (next < cells && !folds && stride(next) == 2)
+                .then_some(((1 as Key) << t.table_bits(2)) - 1);
+            let table = if step == 2 {
+                self.pair_table(&t, cell, only.as_deref())
+            } else {
+                self.cell_table(&t, cell, only.as_deref())
+            };
+            let lists = 1usize << (step * t.label_bits);
             while scratches.len() < parts {
                 scratches.push(scratch());
             }
@@ -434,7 +585,7 @@ impl DpEngine {
                     starts: Vec::new(),
                     moves: moves.then(|| Vec::with_capacity(EDGES_A_STATE * met)),
                 });
-                let ok = self.tight_step(&t, &table, cell, &states, &mut s, trail.as_mut());
+                let ok = self.tight_step(&t, &table, &states, &mut s, trail.as_mut(), note);
                 (ok, s, trail)
             });
             if done.iter().any(|d| !d.0) {
@@ -478,6 +629,15 @@ impl DpEngine {
                     }
                 }
             }
+            if note.is_some() {
+                let mut all = vec![0u64; slots.div_ceil(64)];
+                for (s, _) in &mut done {
+                    for (a, b) in all.iter_mut().zip(&mut s.seen) {
+                        *a |= std::mem::take(b);
+                    }
+                }
+                seen = Some(all);
+            }
             for (s, tr) in done {
                 scratches.push(s);
                 if let Some(tr) = tr {
@@ -492,8 +652,9 @@ impl DpEngine {
                 trails.push(cell_trails);
             }
             spare.extend(std::mem::replace(&mut layer, next));
+            cell += step as usize;
             if let Some(p) = &opts.progress {
-                p(cell as u64 + 1, 2 * cells as u64);
+                p(cell as u64, 2 * cells as u64);
             }
         }
         let last: Vec<(Key, u64)> = layer.into_iter().flatten().collect();
@@ -627,26 +788,30 @@ impl DpEngine {
         Ok((out, completions))
     }
 
-    /// One worker's share of the step at `cell`: the successors of `states` summed per group
-    /// into `s.lists`, with the trail when asked. False where a sum passes 64 bits.
+    /// One worker's share of the step `table` makes (over one cell or two): the successors
+    /// of `states` summed per group into `s.lists`, with the trail when asked, and with
+    /// `note` the values of the next step's index (the bits of `note`) they have, in
+    /// `s.seen`. False where a sum passes 64 bits.
     fn tight_step(
         &self,
         t: &Tables,
         table: &CellTable,
-        cell: usize,
         states: &[&[(Key, u64)]],
         s: &mut Scratch,
         mut trail: Option<&mut Trail>,
+        note: Option<Key>,
     ) -> bool {
         let (w, lb, low) = (t.width, t.label_bits, t.low);
-        let col = cell % w;
-        let group_shift = low + lb;
+        let col = table.cell % w;
+        let cells = table.cells;
+        let group_shift = t.table_bits(cells);
         let index_mask: Key = (1 << group_shift) - 1;
         let lmask: Key = (1 << lb) - 1;
         let top = low + (w as u32 - 1) * lb;
         let (ranges, entries) = (&table.ranges[..], &table.entries[..]);
-        let word_words = (1usize << t.table_bits()).div_ceil(64 * 64);
-        let above_right = t.above_right[col];
+        let word_words = (1usize << group_shift).div_ceil(64 * 64);
+        let above_right = t.above_right[cells as usize - 1][col];
+        let slot_keys = &t.slot_keys[cells as usize - 1][..];
         let mut overflow = false;
         let record = trail.is_some();
         let mut first_edge = 0;
@@ -669,10 +834,12 @@ impl DpEngine {
                         if record {
                             s.place[slot] = (l as u32) << INDEX_BITS | list.len() as u32;
                         }
-                        list.push((
-                            t.slot_keys[slot] | prefix,
-                            std::mem::take(&mut s.sums[slot]),
-                        ));
+                        let key = slot_keys[slot] | prefix;
+                        if let Some(mask) = note {
+                            let i = (key & mask) as usize;
+                            s.seen[i / 64] |= 1 << (i % 64);
+                        }
+                        list.push((key, std::mem::take(&mut s.sums[slot])));
                     }
                 }
             }
@@ -692,7 +859,8 @@ impl DpEngine {
                     current = Some(group);
                     first_edge = trail.as_ref().map_or(0, |tr| tr.edges.len());
                     let left = col > 0 && (key >> top) & lmask != 0;
-                    let up_right = col + 1 < w && (key >> (low + lb)) & lmask != 0;
+                    // The cell above to the right of the step's last cell.
+                    let up_right = col + (cells as usize) < w && (key >> group_shift) & lmask != 0;
                     needs_free =
                         (u8::from(left) * LEFT_FREE) | (u8::from(up_right) * UP_RIGHT_FREE);
                     let above = key & above_right;
@@ -732,6 +900,31 @@ impl DpEngine {
         }
         !overflow
     }
+}
+
+/// The values of the index (the bits of `index_mask`) that the states of `layer` have, a bit
+/// per value, found by `parts` workers.
+fn present(layer: &[Vec<(Key, u64)>], parts: usize, index_mask: Key) -> Vec<u64> {
+    let n: usize = layer.iter().map(Vec::len).sum();
+    let words = (index_mask as usize + 1).div_ceil(64);
+    let shares = (0..parts)
+        .map(|p| stretch(layer, n * p / parts, n * (p + 1) / parts))
+        .collect();
+    let found = super::forward::run(shares, |states: Stretch| {
+        let mut bits = vec![0u64; words];
+        for &(k, _) in states.iter().flat_map(|s| s.iter()) {
+            let i = (k & index_mask) as usize;
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        bits
+    });
+    found
+        .into_iter()
+        .reduce(|mut all, bits| {
+            all.iter_mut().zip(bits).for_each(|(a, b)| *a |= b);
+            all
+        })
+        .unwrap_or_else(|| vec![0; words])
 }
 
 /// The states from index `from` to `to` of `layer`, as slices of its stretches.
@@ -884,6 +1077,34 @@ mod tests {
         agree(1, 9, &[3, 2], &[]);
         agree(9, 1, &[3, 2], &[(4, Clue::Water)]);
         agree(5, 5, &[1, 1, 1], &[]);
+    }
+
+    /// Steps over two cells at once (the count alone, and the rows above the trails) count
+    /// what steps over one count: rows of two and three cells, a one-cell ship beside a ship
+    /// across that starts on the pair's second cell, clues on either cell of a pair.
+    #[test]
+    fn steps_over_two_cells_count_what_steps_over_one_count() {
+        agree(2, 7, &[2, 1, 1], &[]);
+        agree(3, 6, &[3, 2, 1], &[(4, Clue::Ship)]);
+        agree(
+            6,
+            5,
+            &[3, 2, 1, 1, 1],
+            &[(7, Clue::Ship), (14, Clue::Water)],
+        );
+        // The tables of those boards fit the pairs' (as the standard game's do).
+        for (w, h, fleet) in [
+            (2, 7, &[2, 1, 1][..]),
+            (6, 5, &[3, 2, 1, 1, 1]),
+            (10, 10, &[5, 4, 3, 3, 2]),
+        ] {
+            for rules in [Rules::Touch, Rules::NoTouch] {
+                let t = engine(w, h, fleet, rules, &[])
+                    .tight_tables()
+                    .expect("the tables fit");
+                assert!(t.pairs, "{w}x{h} {fleet:?} {rules:?}");
+            }
+        }
     }
 
     /// The mirror fold applies to the problems the mirror maps onto themselves, clues and
