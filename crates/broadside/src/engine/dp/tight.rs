@@ -18,8 +18,8 @@
 //! [`DpEngine::step`] on a key whose other labels are free, each with what it needs of the
 //! group; the pass looks them up.
 //!
-//! Where no trail is kept (the count alone, and the rows above the trails of the per-cell
-//! counts), a step covers two cells of a row at once: its table is indexed by the low bits
+//! Except for the sampler and the replay of a game, whose trails take one cell at a time, a
+//! step covers two cells of a row at once: its table is indexed by the low bits
 //! and the two oldest labels, each entry one of the first cell's moves followed by one of
 //! the second's (what the first needs of the cell above to the right, and the second of the
 //! cell to its left, the index tells), a group is the states that share every label but
@@ -27,6 +27,8 @@
 //! the two cells are never written: on the empty 10x10 board the pass meets 4.2 of the 8.7
 //! million states touching (docs/PERFORMANCE.md). The step over a pair notes the values of
 //! the next pair's index its successors have, so the next table is made for those alone.
+//! A pair's trail flags each edge with a ship on either cell, and the backward pass sums
+//! both cells' counts from it.
 //!
 //! Counts are 64-bit here; where one would pass 2^64 (or a table would be too large) the
 //! engine's general passes take over. Workers split each layer into equal stretches of
@@ -45,10 +47,14 @@ use crate::engine::{Cancel, CountError, CountOptions, CountResult, EngineKind, S
 const LEFT_FREE: u8 = 1;
 /// A successor that needs the cell above to the right free (under no-touch).
 const UP_RIGHT_FREE: u8 = 2;
-/// An edge's flag: the move puts a ship on its cell.
+/// An edge's flag: the move puts a ship on its cell (on the first cell of a pair's).
 pub(super) const SHIP: u32 = 1 << 31;
+/// An edge's flag in a trail of a pair of cells: the move puts a ship on the second cell.
+const SHIP_TOO: u32 = 1 << 30;
 /// Bits of an edge's index within its list, below the list's number.
 pub(super) const INDEX_BITS: u32 = 27;
+/// The same in a trail of a pair of cells, whose lists are numbered in six bits.
+const PAIR_INDEX_BITS: u32 = 24;
 /// Room for edges per state a trail starts with (it grows past them if it must): the empty
 /// 10x10 board has 1.4 a state touching and 1.2 not, 4.5 at most at a cell.
 const EDGES_A_STATE: usize = 2;
@@ -103,7 +109,7 @@ struct CellTable {
     entries: Vec<Entry>,
     /// The step's (first) cell.
     cell: usize,
-    /// The cells the step covers: one, or two side by side in a row (the count alone).
+    /// The cells the step covers: one, or two side by side in a row.
     cells: u32,
 }
 
@@ -120,18 +126,44 @@ struct Scratch {
     seen: Vec<u64>,
 }
 
-/// What one worker records at a cell for the backward pass: per state met, in order, its
+/// What one worker records at a step for the backward pass: per state met, in order, its
 /// forward count and its number of edges; per edge, its successor's place (list and index
-/// in the worker's list) with [`SHIP`]; and where each of the worker's lists starts in the
-/// next layer.
+/// in the worker's list) with [`SHIP`] (and, over a pair of cells, `SHIP_TOO`); and where
+/// each of the worker's lists starts in the next layer.
 /// For the sampler, per edge its move's [`Move::code`] as well, and no count.
-#[derive(Default)]
 pub(super) struct Trail {
     pub(super) counts: Counts,
     pub(super) degrees: Vec<u8>,
     pub(super) edges: Vec<u32>,
     pub(super) starts: Vec<u32>,
     pub(super) moves: Option<Vec<u16>>,
+    /// The cells the step covers: 1, or 2 (a trail of the per-cell counts alone).
+    pub(super) cells: u8,
+}
+
+impl Default for Trail {
+    fn default() -> Self {
+        Trail {
+            counts: Counts::default(),
+            degrees: Vec::new(),
+            edges: Vec::new(),
+            starts: Vec::new(),
+            moves: None,
+            cells: 1,
+        }
+    }
+}
+
+/// What the forward pass keeps of the cells it keeps trails for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Record {
+    /// A trail of each cell, with the forward counts.
+    Cells,
+    /// The forward counts, a trail covering two cells of a row where it can: the per-cell
+    /// counts alone read them.
+    Pairs,
+    /// A trail of each cell, with the moves and without the counts: the sampler's.
+    Moves,
 }
 
 /// A trail's forward counts, one a state met: 32 bits while each fits (every layer of the
@@ -183,8 +215,19 @@ impl Trail {
     /// The index in the next layer of the state `edge` leads to.
     #[inline]
     pub(super) fn successor_of(&self, edge: u32) -> usize {
-        let e = edge & !SHIP;
-        (self.starts[(e >> INDEX_BITS) as usize] + (e & ((1 << INDEX_BITS) - 1))) as usize
+        let bits = self.index_bits();
+        let e = edge & !(SHIP | SHIP_TOO);
+        (self.starts[(e >> bits) as usize] + (e & ((1 << bits) - 1))) as usize
+    }
+
+    /// The bits of an edge's index within its list.
+    #[inline]
+    fn index_bits(&self) -> u32 {
+        if self.cells == 2 {
+            PAIR_INDEX_BITS
+        } else {
+            INDEX_BITS
+        }
     }
 }
 
@@ -338,7 +381,8 @@ impl DpEngine {
     /// each of the first cell's transitions followed by each of the second's, from their
     /// own tables. What the first cell's moves need of the cell above to the right, and the
     /// second's of the cell to their left, the index tells; what they need of the rest of
-    /// the group is kept. For the count alone: the moves are not kept.
+    /// the group is kept. Each entry flags a ship on either cell ([`SHIP`], `SHIP_TOO`); the
+    /// moves are not kept (the sampler takes one cell a step).
     fn pair_table(&self, t: &Tables, cell: usize, only: Option<&[u64]>) -> CellTable {
         let (lb, low) = (t.label_bits, t.low);
         let lmask: Key = (1 << lb) - 1;
@@ -402,10 +446,12 @@ impl DpEngine {
                     } else {
                         a.reach
                     };
+                    let ships = (a.slot & SHIP) | if b.slot & SHIP != 0 { SHIP_TOO } else { 0 };
                     entries.push(Entry {
                         slot: ((b_slot >> low) << (low + lb))
                             | (label << low)
-                            | (b_slot & low_mask),
+                            | (b_slot & low_mask)
+                            | ships,
                         needs: (a.needs & LEFT_FREE) | (b.needs & UP_RIGHT_FREE),
                         reach,
                         code: 0,
@@ -422,23 +468,24 @@ impl DpEngine {
         }
     }
 
-    /// The forward pass: the trails of the cells from `keep_from` on when it is given (with
-    /// the moves when `moves`), the last layer and the total; `None` when the pass does not
-    /// apply (keys too wide for its tables). With `fold`, on a problem the mirror maps onto
-    /// itself, each row starts with one state of each mirror pair (`mirror.rs`): the count is
-    /// the same, the per-cell counts are to be unfolded, and the trails lead through the
-    /// folded layers.
+    /// The forward pass: the trails of the cells from `keep_from` on when it is given (as
+    /// `record` asks), the last layer and the total; `None` when the pass does not apply
+    /// (keys too wide for its tables). With `fold`, on a problem the mirror maps onto itself,
+    /// each row starts with one state of each mirror pair (`mirror.rs`): the count is the
+    /// same, the per-cell counts are to be unfolded, and the trails lead through the folded
+    /// layers.
     /// [`CountError::Overflow`] where a count passes 64 bits or, with trails, a layer passes
-    /// the 2^27 states an edge can name (the general passes take both); `Err(Err(stop))` when
-    /// the time limit ran out or the count was cancelled.
+    /// the 2^27 states an edge can name (2^24 in a pair's trail; the general passes take
+    /// both); `Err(Err(stop))` when the time limit ran out or the count was cancelled.
     #[allow(clippy::type_complexity)]
     pub(super) fn tight_forward(
         &self,
         opts: &CountOptions,
         keep_from: Option<usize>,
-        moves: bool,
+        record: Record,
         fold: bool,
     ) -> Result<Option<(Vec<Vec<Trail>>, Vec<(Key, u64)>, u128)>, Result<CountError, Stop>> {
+        let moves = record == Record::Moves;
         let Some(t) = self.tight_tables() else {
             return Ok(None);
         };
@@ -458,12 +505,15 @@ impl DpEngine {
             seen: vec![0; slots.div_ceil(64)],
         };
         // The cells a step covers from `cell` on: two cells of a row at once where no trail
-        // is kept for either (half the layers are never written), else one.
+        // is kept for either (half the layers are never written), or where the trail is
+        // for the per-cell counts alone; else one.
+        let kept = |cell: usize| keep_from.is_some_and(|first| cell >= first);
         let stride = |cell: usize| -> u32 {
-            let one = !t.pairs
-                || cell % t.width + 1 == t.width
-                || keep_from.is_some_and(|first| cell + 1 >= first);
-            if one { 1 } else { 2 }
+            let pair = t.pairs
+                && cell % t.width + 1 < t.width
+                && kept(cell) == kept(cell + 1)
+                && (!kept(cell) || record == Record::Pairs);
+            if pair { 2 } else { 1 }
         };
         // The values of the next step's index its layer has, where the step that made the
         // layer noted them.
@@ -512,10 +562,13 @@ impl DpEngine {
                 spare.extend(std::mem::replace(&mut layer, folded));
                 // The last cell's edges lead to the folded layer, one list.
                 for tr in trails.last_mut().into_iter().flatten() {
+                    let bits = tr.index_bits();
                     for e in &mut tr.edges {
-                        let to = map[tr.starts[((*e & !SHIP) >> INDEX_BITS) as usize] as usize
-                            + (*e & ((1 << INDEX_BITS) - 1)) as usize];
-                        *e = to | (*e & SHIP);
+                        let place = *e & !(SHIP | SHIP_TOO);
+                        let to = map[(tr.starts[(place >> bits) as usize]
+                            + (place & ((1 << bits) - 1)))
+                            as usize];
+                        *e = to | (*e & (SHIP | SHIP_TOO));
                     }
                     tr.starts.iter_mut().for_each(|s| *s = 0);
                 }
@@ -584,6 +637,7 @@ impl DpEngine {
                     edges: Vec::with_capacity(EDGES_A_STATE * met),
                     starts: Vec::new(),
                     moves: moves.then(|| Vec::with_capacity(EDGES_A_STATE * met)),
+                    cells: step as u8,
                 });
                 let ok = self.tight_step(&t, &table, &states, &mut s, trail.as_mut(), note);
                 (ok, s, trail)
@@ -600,7 +654,12 @@ impl DpEngine {
                     at += done[p].1.lists[l].len() as u64;
                 }
             }
-            if at >= 1 << INDEX_BITS && keep {
+            let index_bits = if step == 2 {
+                PAIR_INDEX_BITS
+            } else {
+                INDEX_BITS
+            };
+            if at >= 1 << index_bits && keep {
                 return Err(Ok(CountError::Overflow));
             }
             let mut next: Layer = Vec::with_capacity(lists * parts);
@@ -684,7 +743,7 @@ impl DpEngine {
             0
         };
         let keep = opts.per_cell.then_some(first);
-        let (trails, last, total) = match self.tight_forward(opts, keep, false, fold) {
+        let (trails, last, total) = match self.tight_forward(opts, keep, Record::Pairs, fold) {
             Ok(Some(x)) => x,
             Ok(None) => return Ok(None),
             Err(Err(stop)) => return Ok(Some(stopped(stop))),
@@ -721,7 +780,9 @@ impl DpEngine {
         &self,
         opts: &CountOptions,
     ) -> Result<Option<Tight>, Result<CountError, Stop>> {
-        let Some((trails, last, total)) = self.tight_forward(opts, Some(0), true, false)? else {
+        let Some((trails, last, total)) =
+            self.tight_forward(opts, Some(0), Record::Moves, false)?
+        else {
             return Ok(None);
         };
         let (_, completions) = self.tight_backward(&trails, &last, true).map_err(Ok)?;
@@ -741,7 +802,10 @@ impl DpEngine {
         last: &[(Key, u64)],
         keep: bool,
     ) -> Result<(Vec<u128>, Vec<Vec<u64>>), CountError> {
-        let cells = trails.len();
+        let cells: usize = trails
+            .iter()
+            .map(|w| w.first().map_or(1, |t| usize::from(t.cells)))
+            .sum();
         let mut after: Vec<u64> = last
             .iter()
             .map(|&(k, _)| u64::from(self.is_final(k)))
@@ -757,7 +821,9 @@ impl DpEngine {
             .unwrap_or(0);
         let mut here: Vec<u64> = Vec::with_capacity(most);
         after.reserve(most.saturating_sub(after.len()));
-        for (cell, workers) in trails.iter().enumerate().rev() {
+        let mut cell = cells;
+        for workers in trails.iter().rev() {
+            cell -= workers.first().map_or(1, |t| usize::from(t.cells));
             here.clear();
             here.resize(workers.iter().map(|t| t.degrees.len()).sum(), 0);
             let mut shares = Vec::with_capacity(workers.len());
@@ -770,7 +836,9 @@ impl DpEngine {
             let ships = super::forward::run(shares, |(tr, share)| backward(tr, &after, share));
             for ship in ships {
                 let ship = ship.ok_or(CountError::Overflow)?;
-                out[cell] = out[cell].checked_add(ship).ok_or(CountError::Overflow)?;
+                for (c, n) in ship.iter().enumerate().take(out.len() - cell) {
+                    out[cell + c] = out[cell + c].checked_add(*n).ok_or(CountError::Overflow)?;
+                }
             }
             if keep {
                 kept.push(std::mem::replace(&mut after, std::mem::take(&mut here)));
@@ -804,6 +872,11 @@ impl DpEngine {
         let (w, lb, low) = (t.width, t.label_bits, t.low);
         let col = table.cell % w;
         let cells = table.cells;
+        let index_bits = if cells == 2 {
+            PAIR_INDEX_BITS
+        } else {
+            INDEX_BITS
+        };
         let group_shift = t.table_bits(cells);
         let index_mask: Key = (1 << group_shift) - 1;
         let lmask: Key = (1 << lb) - 1;
@@ -832,7 +905,7 @@ impl DpEngine {
                         let l = (slot as u32 >> low) as usize;
                         let list = &mut s.lists[l];
                         if record {
-                            s.place[slot] = (l as u32) << INDEX_BITS | list.len() as u32;
+                            s.place[slot] = (l as u32) << index_bits | list.len() as u32;
                         }
                         let key = slot_keys[slot] | prefix;
                         if let Some(mask) = note {
@@ -845,7 +918,7 @@ impl DpEngine {
             }
             if let Some(tr) = trail {
                 for e in &mut tr.edges[first_edge..] {
-                    *e = s.place[(*e & !SHIP) as usize] | (*e & SHIP);
+                    *e = s.place[(*e & !(SHIP | SHIP_TOO)) as usize] | (*e & (SHIP | SHIP_TOO));
                 }
             }
         };
@@ -876,7 +949,7 @@ impl DpEngine {
                     if e.needs & needs_free != 0 || e.reach > block {
                         continue;
                     }
-                    let slot = (e.slot & !SHIP) as usize;
+                    let slot = (e.slot & !(SHIP | SHIP_TOO)) as usize;
                     let (sum, o) = s.sums[slot].overflowing_add(n);
                     s.sums[slot] = sum;
                     overflow |= o;
@@ -943,9 +1016,9 @@ pub(super) fn stretch(layer: &[Vec<(Key, u64)>], from: usize, to: usize) -> Stre
 }
 
 /// A worker's backward step: per state of its trail, its completions (from `after`, the
-/// next layer's) into `here`; and the layouts with a ship on the cell through its states,
-/// `None` where a sum passes its range.
-fn backward(tr: &Trail, after: &[u64], here: &mut [u64]) -> Option<u128> {
+/// next layer's) into `here`; and the layouts with a ship on the step's cell (on each of its
+/// two cells, for a pair's) through its states, `None` where a sum passes its range.
+fn backward(tr: &Trail, after: &[u64], here: &mut [u64]) -> Option<[u128; 2]> {
     match &tr.counts {
         Counts::Narrow(c) => backward_by(tr, c.iter().map(|&n| u64::from(n)), after, here),
         Counts::Wide(c) => backward_by(tr, c.iter().copied(), after, here),
@@ -961,27 +1034,37 @@ fn backward_by(
     counts: impl Iterator<Item = u64>,
     after: &[u64],
     here: &mut [u64],
-) -> Option<u128> {
-    let mut ship_total: Option<u128> = Some(0);
+) -> Option<[u128; 2]> {
+    let mut totals: Option<[u128; 2]> = Some([0; 2]);
     let mut k = 0;
     let mut overflow = false;
+    let bits = tr.index_bits();
     for ((n, &d), out) in counts.zip(&tr.degrees).zip(here) {
-        let (mut all, mut ship) = (0u64, 0u64);
+        let (mut all, mut ship, mut ship_too) = (0u64, 0u64, 0u64);
         for &e in &tr.edges[k..k + usize::from(d)] {
-            let list = ((e & !SHIP) >> INDEX_BITS) as usize;
-            let c = after[(tr.starts[list] + (e & ((1 << INDEX_BITS) - 1))) as usize];
+            let place = e & !(SHIP | SHIP_TOO);
+            let c =
+                after[(tr.starts[(place >> bits) as usize] + (place & ((1 << bits) - 1))) as usize];
             let (a, o) = all.overflowing_add(c);
             all = a;
             overflow |= o;
             if e & SHIP != 0 {
                 ship = ship.wrapping_add(c);
             }
+            if e & SHIP_TOO != 0 {
+                ship_too = ship_too.wrapping_add(c);
+            }
         }
         k += usize::from(d);
         *out = all;
-        ship_total = ship_total.and_then(|t| t.checked_add(u128::from(n) * u128::from(ship)));
+        totals = totals.and_then(|[a, b]| {
+            Some([
+                a.checked_add(u128::from(n) * u128::from(ship))?,
+                b.checked_add(u128::from(n) * u128::from(ship_too))?,
+            ])
+        });
     }
-    if overflow { None } else { ship_total }
+    if overflow { None } else { totals }
 }
 
 /// The answer of a pass stopped early: no count.
@@ -1066,7 +1149,7 @@ mod tests {
         agree(8, 8, &[3, 2, 2, 2, 1, 1, 1], &[]);
         let dp = engine(8, 8, &[3, 2, 2, 2, 1, 1, 1], Rules::Touch, &[]);
         let Ok(Some((trails, _, _))) =
-            dp.tight_forward(&CountOptions::default(), Some(0), false, false)
+            dp.tight_forward(&CountOptions::default(), Some(0), Record::Cells, false)
         else {
             panic!("the tight pass applies");
         };
@@ -1079,8 +1162,8 @@ mod tests {
         agree(5, 5, &[1, 1, 1], &[]);
     }
 
-    /// Steps over two cells at once (the count alone, and the rows above the trails) count
-    /// what steps over one count: rows of two and three cells, a one-cell ship beside a ship
+    /// Steps over two cells at once (the count, and the per-cell counts through their
+    /// trails) count what steps over one count: rows of two and three cells, a one-cell ship beside a ship
     /// across that starts on the pair's second cell, clues on either cell of a pair.
     #[test]
     fn steps_over_two_cells_count_what_steps_over_one_count() {
