@@ -53,7 +53,9 @@ pub(super) const SHIP: u32 = 1 << 31;
 const SHIP_TOO: u32 = 1 << 30;
 /// Bits of an edge's index within its list, below the list's number.
 pub(super) const INDEX_BITS: u32 = 27;
-/// The same in a trail of a pair of cells, whose lists are numbered in six bits.
+/// The same in a trail of a pair of cells, whose lists are numbered in the six bits between
+/// it and the flags: a pass whose labels take more than three bits keeps one cell a step
+/// where it keeps trails.
 const PAIR_INDEX_BITS: u32 = 24;
 /// Room for edges per state a trail starts with (it grows past them if it must): the empty
 /// 10x10 board has 1.4 a state touching and 1.2 not, 4.5 at most at a cell.
@@ -216,8 +218,19 @@ impl Trail {
     #[inline]
     pub(super) fn successor_of(&self, edge: u32) -> usize {
         let bits = self.index_bits();
-        let e = edge & !(SHIP | SHIP_TOO);
+        let e = edge & !self.flags();
         (self.starts[(e >> bits) as usize] + (e & ((1 << bits) - 1))) as usize
+    }
+
+    /// The flags of its edges: [`SHIP`], and over a pair of cells `SHIP_TOO` (in a trail of
+    /// one cell, that bit is its list's).
+    #[inline]
+    fn flags(&self) -> u32 {
+        if self.cells == 2 {
+            SHIP | SHIP_TOO
+        } else {
+            SHIP
+        }
     }
 
     /// The bits of an edge's index within its list.
@@ -512,7 +525,8 @@ impl DpEngine {
             let pair = t.pairs
                 && cell % t.width + 1 < t.width
                 && kept(cell) == kept(cell + 1)
-                && (!kept(cell) || record == Record::Pairs);
+                && (!kept(cell)
+                    || (record == Record::Pairs && 2 * t.label_bits + PAIR_INDEX_BITS <= 30));
             if pair { 2 } else { 1 }
         };
         // The values of the next step's index its layer has, where the step that made the
@@ -562,13 +576,13 @@ impl DpEngine {
                 spare.extend(std::mem::replace(&mut layer, folded));
                 // The last cell's edges lead to the folded layer, one list.
                 for tr in trails.last_mut().into_iter().flatten() {
-                    let bits = tr.index_bits();
+                    let (bits, flags) = (tr.index_bits(), tr.flags());
                     for e in &mut tr.edges {
-                        let place = *e & !(SHIP | SHIP_TOO);
+                        let place = *e & !flags;
                         let to = map[(tr.starts[(place >> bits) as usize]
                             + (place & ((1 << bits) - 1)))
                             as usize];
-                        *e = to | (*e & (SHIP | SHIP_TOO));
+                        *e = to | (*e & flags);
                     }
                     tr.starts.iter_mut().for_each(|s| *s = 0);
                 }
@@ -1038,11 +1052,12 @@ fn backward_by(
     let mut totals: Option<[u128; 2]> = Some([0; 2]);
     let mut k = 0;
     let mut overflow = false;
-    let bits = tr.index_bits();
+    let (bits, flags) = (tr.index_bits(), tr.flags());
+    let too = flags & SHIP_TOO;
     for ((n, &d), out) in counts.zip(&tr.degrees).zip(here) {
         let (mut all, mut ship, mut ship_too) = (0u64, 0u64, 0u64);
         for &e in &tr.edges[k..k + usize::from(d)] {
-            let place = e & !(SHIP | SHIP_TOO);
+            let place = e & !flags;
             let c =
                 after[(tr.starts[(place >> bits) as usize] + (place & ((1 << bits) - 1))) as usize];
             let (a, o) = all.overflowing_add(c);
@@ -1051,7 +1066,7 @@ fn backward_by(
             if e & SHIP != 0 {
                 ship = ship.wrapping_add(c);
             }
-            if e & SHIP_TOO != 0 {
+            if e & too != 0 {
                 ship_too = ship_too.wrapping_add(c);
             }
         }
@@ -1163,8 +1178,9 @@ mod tests {
     }
 
     /// Steps over two cells at once (the count, and the per-cell counts through their
-    /// trails) count what steps over one count: rows of two and three cells, a one-cell ship beside a ship
-    /// across that starts on the pair's second cell, clues on either cell of a pair.
+    /// trails) count what steps over one count: rows of two and three cells, a one-cell ship
+    /// beside a ship across that starts on the pair's second cell, clues on either cell of a
+    /// pair, and labels of four bits (a pair's 256 lists, more than a pair's trail can name).
     #[test]
     fn steps_over_two_cells_count_what_steps_over_one_count() {
         agree(2, 7, &[2, 1, 1], &[]);
@@ -1175,10 +1191,16 @@ mod tests {
             &[3, 2, 1, 1, 1],
             &[(7, Clue::Ship), (14, Clue::Water)],
         );
+        agree(7, 9, &[8, 3, 2], &[(20, Clue::Water)]);
+        let t = engine(7, 9, &[8, 3, 2], Rules::NoTouch, &[])
+            .tight_tables()
+            .expect("the tables fit");
+        assert_eq!(t.label_bits, 4);
         // The tables of those boards fit the pairs' (as the standard game's do).
         for (w, h, fleet) in [
             (2, 7, &[2, 1, 1][..]),
             (6, 5, &[3, 2, 1, 1, 1]),
+            (7, 9, &[8, 3, 2]),
             (10, 10, &[5, 4, 3, 3, 2]),
         ] {
             for rules in [Rules::Touch, Rules::NoTouch] {
