@@ -471,8 +471,10 @@ mod tests {
     /// draws, on boards whose layers the workers split, with clues, under both rules.
     #[test]
     fn the_tight_passes_sample_what_the_general_passes_sample() {
+        // A board, its fleet, water clues and one ship clue, and fewer layouts than it has.
+        type Board = (Dims, &'static [usize], &'static [usize], usize, u64);
         // The second board's labels take four bits: its trails' lists reach bit 30.
-        let boards: [(Dims, &[usize], &[usize], usize, u64); 2] = [
+        let boards: [Board; 2] = [
             (
                 Dims::new(9, 8),
                 &[5, 4, 3, 3, 2],
