@@ -236,11 +236,7 @@ impl Trail {
     /// The bits of an edge's index within its list.
     #[inline]
     fn index_bits(&self) -> u32 {
-        if self.cells == 2 {
-            PAIR_INDEX_BITS
-        } else {
-            INDEX_BITS
-        }
+        index_bits(u32::from(self.cells))
     }
 }
 
@@ -408,9 +404,6 @@ impl DpEngine {
         fn moves(table: &CellTable, index: usize) -> &[Entry] {
             let (from, to) = table.ranges[index];
             &table.entries[from as usize..to as usize]
-        }
-        fn set(bits: &mut [u64], i: usize) {
-            bits[i / 64] |= 1 << (i % 64);
         }
         let size = 1usize << t.table_bits(2);
         let one = (1usize << t.table_bits(1)) - 1;
@@ -668,12 +661,7 @@ impl DpEngine {
                     at += done[p].1.lists[l].len() as u64;
                 }
             }
-            let index_bits = if step == 2 {
-                PAIR_INDEX_BITS
-            } else {
-                INDEX_BITS
-            };
-            if at >= 1 << index_bits && keep {
+            if at >= 1 << index_bits(step) && keep {
                 return Err(Ok(CountError::Overflow));
             }
             let mut next: Layer = Vec::with_capacity(lists * parts);
@@ -886,11 +874,7 @@ impl DpEngine {
         let (w, lb, low) = (t.width, t.label_bits, t.low);
         let col = table.cell % w;
         let cells = table.cells;
-        let index_bits = if cells == 2 {
-            PAIR_INDEX_BITS
-        } else {
-            INDEX_BITS
-        };
+        let index_bits = index_bits(cells);
         let group_shift = t.table_bits(cells);
         let index_mask: Key = (1 << group_shift) - 1;
         let lmask: Key = (1 << lb) - 1;
@@ -923,8 +907,7 @@ impl DpEngine {
                         }
                         let key = slot_keys[slot] | prefix;
                         if let Some(mask) = note {
-                            let i = (key & mask) as usize;
-                            s.seen[i / 64] |= 1 << (i % 64);
+                            set(&mut s.seen, (key & mask) as usize);
                         }
                         list.push((key, std::mem::take(&mut s.sums[slot])));
                     }
@@ -989,6 +972,22 @@ impl DpEngine {
     }
 }
 
+/// The bits of an edge's index within its list, in the trail of a step over `cells` cells.
+#[inline]
+fn index_bits(cells: u32) -> u32 {
+    if cells == 2 {
+        PAIR_INDEX_BITS
+    } else {
+        INDEX_BITS
+    }
+}
+
+/// Sets bit `i` of `bits`.
+#[inline]
+fn set(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
 /// The values of the index (the bits of `index_mask`) that the states of `layer` have, a bit
 /// per value, found by `parts` workers.
 fn present(layer: &[Vec<(Key, u64)>], parts: usize, index_mask: Key) -> Vec<u64> {
@@ -1000,8 +999,7 @@ fn present(layer: &[Vec<(Key, u64)>], parts: usize, index_mask: Key) -> Vec<u64>
     let found = super::forward::run(shares, |states: Stretch| {
         let mut bits = vec![0u64; words];
         for &(k, _) in states.iter().flat_map(|s| s.iter()) {
-            let i = (k & index_mask) as usize;
-            bits[i / 64] |= 1 << (i % 64);
+            set(&mut bits, (k & index_mask) as usize);
         }
         bits
     });
