@@ -66,7 +66,8 @@ const MOST_TABLE_BITS: u32 = 16;
 /// One transition out of a value of the low bits.
 #[derive(Clone, Copy)]
 struct Entry {
-    /// The successor's low bits and new label (its slot), with [`SHIP`].
+    /// The successor's low bits and new labels (its slot), with [`SHIP`] (and over a pair of
+    /// cells `SHIP_TOO`); in a [`StepTable`], the slot's number among the step's slots.
     slot: u32,
     /// [`LEFT_FREE`] and [`UP_RIGHT_FREE`]: what the group must have free.
     needs: u8,
@@ -86,9 +87,6 @@ struct Tables {
     low: u32,
     counter_bits: u32,
     diag_bits: u32,
-    /// Per step of one cell and of two: per slot, the successor's key less its group's
-    /// labels.
-    slot_keys: [Vec<Key>; 2],
     /// Per step of one cell and of two, per column: the bits of the group's labels above to
     /// the right that block a ship across.
     above_right: [Vec<Key>; 2],
@@ -113,6 +111,54 @@ struct CellTable {
     cell: usize,
     /// The cells the step covers: one, or two side by side in a row.
     cells: u32,
+}
+
+/// A step's table as the pass reads it: its entries' slots numbered in order among the slots
+/// the step has (a few hundred on the empty 10x10 board, of up to 2^16), so that the sums of
+/// a group's successors, and the words marking those in use, are as many and sit close.
+struct StepTable {
+    ranges: Vec<(u32, u32)>,
+    entries: Vec<Entry>,
+    /// Per slot number, in order: the successor's key less its group's labels, and its list
+    /// (its new labels).
+    slots: Vec<(Key, u32)>,
+    cell: usize,
+    cells: u32,
+}
+
+impl CellTable {
+    /// The table with its slots numbered in order, for the pass.
+    fn numbered(self, t: &Tables) -> StepTable {
+        let flags = SHIP | SHIP_TOO;
+        let mut slots: Vec<u32> = self.entries.iter().map(|e| e.slot & !flags).collect();
+        slots.sort_unstable();
+        slots.dedup();
+        let mut entries = self.entries;
+        for e in &mut entries {
+            let number = slots.partition_point(|&s| s < e.slot & !flags) as u32;
+            e.slot = number | (e.slot & flags);
+        }
+        // The new labels are the slot's top bits, and the key's top bits.
+        let low = t.low;
+        let new_labels = low + (t.width as u32 - self.cells) * t.label_bits;
+        let slots = slots
+            .into_iter()
+            .map(|s| {
+                let s = Key::from(s);
+                (
+                    ((s >> low) << new_labels) | (s & ((1 << low) - 1)),
+                    (s >> low) as u32,
+                )
+            })
+            .collect();
+        StepTable {
+            ranges: self.ranges,
+            entries,
+            slots,
+            cell: self.cell,
+            cells: self.cells,
+        }
+    }
 }
 
 /// A worker's scratch: the successor sums of a group, the slots in use, and the lists of the
@@ -273,16 +319,8 @@ impl DpEngine {
             return None;
         }
         let lmask: Key = (1 << lb) - 1;
-        let top = low + (w as u32 - 1) * lb;
-        // A step over two cells indexes its table by two labels; its new labels are the
-        // slot's top bits.
+        // A step over two cells indexes its table by two labels.
         let pairs = w >= 2 && bits + lb <= MOST_TABLE_BITS;
-        let slot_keys = |cells: u32| -> Vec<Key> {
-            let new_labels = top - (cells - 1) * lb;
-            (0..(1 << (low + cells * lb)) as Key)
-                .map(|s| ((s >> low) << new_labels) | (s & ((1 << low) - 1)))
-                .collect()
-        };
         let label_mask = if self.no_touch {
             lmask
         } else {
@@ -306,7 +344,6 @@ impl DpEngine {
             low,
             counter_bits,
             diag_bits,
-            slot_keys: [slot_keys(1), if pairs { slot_keys(2) } else { Vec::new() }],
             above_right: [above_right(1), above_right(2)],
             pairs,
         })
@@ -602,7 +639,8 @@ impl DpEngine {
                 self.pair_table(&t, cell, only.as_deref())
             } else {
                 self.cell_table(&t, cell, only.as_deref())
-            };
+            }
+            .numbered(&t);
             let lists = 1usize << (step * t.label_bits);
             while scratches.len() < parts {
                 scratches.push(scratch());
@@ -865,7 +903,7 @@ impl DpEngine {
     fn tight_step(
         &self,
         t: &Tables,
-        table: &CellTable,
+        table: &StepTable,
         states: &[&[(Key, u64)]],
         s: &mut Scratch,
         mut trail: Option<&mut Trail>,
@@ -880,9 +918,9 @@ impl DpEngine {
         let lmask: Key = (1 << lb) - 1;
         let top = low + (w as u32 - 1) * lb;
         let (ranges, entries) = (&table.ranges[..], &table.entries[..]);
-        let word_words = (1usize << group_shift).div_ceil(64 * 64);
+        let word_words = table.slots.len().div_ceil(64 * 64);
         let above_right = t.above_right[cells as usize - 1][col];
-        let slot_keys = &t.slot_keys[cells as usize - 1][..];
+        let slots = &table.slots[..];
         let mut overflow = false;
         let record = trail.is_some();
         let mut first_edge = 0;
@@ -891,26 +929,29 @@ impl DpEngine {
         // Sums a group's successors into the lists, in order of their slots.
         let flush = |s: &mut Scratch, group: Key, trail: Option<&mut Trail>, first_edge: usize| {
             let prefix = group << low;
+            let drain = |s: &mut Scratch, u: usize| {
+                let mut word = std::mem::take(&mut s.used[u]);
+                while word != 0 {
+                    let slot = u * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    let (key, l) = slots[slot];
+                    let list = &mut s.lists[l as usize];
+                    if record {
+                        s.place[slot] = l << index_bits | list.len() as u32;
+                    }
+                    let key = key | prefix;
+                    if let Some(mask) = note {
+                        set(&mut s.seen, (key & mask) as usize);
+                    }
+                    list.push((key, std::mem::take(&mut s.sums[slot])));
+                }
+            };
             for wi in 0..word_words {
                 let mut words = std::mem::take(&mut s.words.0[wi]);
                 while words != 0 {
                     let u = wi * 64 + words.trailing_zeros() as usize;
                     words &= words - 1;
-                    let mut word = std::mem::take(&mut s.used[u]);
-                    while word != 0 {
-                        let slot = u * 64 + word.trailing_zeros() as usize;
-                        word &= word - 1;
-                        let l = (slot as u32 >> low) as usize;
-                        let list = &mut s.lists[l];
-                        if record {
-                            s.place[slot] = (l as u32) << index_bits | list.len() as u32;
-                        }
-                        let key = slot_keys[slot] | prefix;
-                        if let Some(mask) = note {
-                            set(&mut s.seen, (key & mask) as usize);
-                        }
-                        list.push((key, std::mem::take(&mut s.sums[slot])));
-                    }
+                    drain(s, u);
                 }
             }
             if let Some(tr) = trail {
