@@ -16,7 +16,9 @@
 //! not pass. At each cell the transitions are tabled per value of the low bits (every value,
 //! or those the layer has when it has fewer states than values) by running
 //! [`DpEngine::step`] on a key whose other labels are free, each with what it needs of the
-//! group; the pass looks them up.
+//! group; the pass looks them up. Each table numbers, in order, the successors' slots it
+//! has (a few hundred on the empty 10x10 board, of up to 2^16), and a group's successors are
+//! summed by those numbers, so the sums sit in a few KB.
 //!
 //! Except for the sampler and the replay of a game, whose trails take one cell at a time, a
 //! step covers two cells of a row at once: its table is indexed by the low bits
