@@ -119,24 +119,21 @@ struct CellTable {
 /// the step has (a few hundred on the empty 10x10 board, of up to 2^16), so that the sums of
 /// a group's successors, and the words marking those in use, are as many and sit close.
 struct StepTable {
-    ranges: Vec<(u32, u32)>,
-    entries: Vec<Entry>,
+    /// The table, each entry's slot replaced by its number.
+    table: CellTable,
     /// Per slot number, in order: the successor's key less its group's labels, and its list
     /// (its new labels).
     slots: Vec<(Key, u32)>,
-    cell: usize,
-    cells: u32,
 }
 
 impl CellTable {
     /// The table with its slots numbered in order, for the pass.
-    fn numbered(self, t: &Tables) -> StepTable {
+    fn numbered(mut self, t: &Tables) -> StepTable {
         let flags = SHIP | SHIP_TOO;
         let mut slots: Vec<u32> = self.entries.iter().map(|e| e.slot & !flags).collect();
         slots.sort_unstable();
         slots.dedup();
-        let mut entries = self.entries;
-        for e in &mut entries {
+        for e in &mut self.entries {
             let number = slots.partition_point(|&s| s < e.slot & !flags) as u32;
             e.slot = number | (e.slot & flags);
         }
@@ -153,13 +150,7 @@ impl CellTable {
                 )
             })
             .collect();
-        StepTable {
-            ranges: self.ranges,
-            entries,
-            slots,
-            cell: self.cell,
-            cells: self.cells,
-        }
+        StepTable { table: self, slots }
     }
 }
 
@@ -898,20 +889,21 @@ impl DpEngine {
         Ok((out, completions))
     }
 
-    /// One worker's share of the step `table` makes (over one cell or two): the successors
+    /// One worker's share of the step `step` tables (over one cell or two): the successors
     /// of `states` summed per group into `s.lists`, with the trail when asked, and with
     /// `note` the values of the next step's index (the bits of `note`) they have, in
     /// `s.seen`. False where a sum passes 64 bits.
     fn tight_step(
         &self,
         t: &Tables,
-        table: &StepTable,
+        step: &StepTable,
         states: &[&[(Key, u64)]],
         s: &mut Scratch,
         mut trail: Option<&mut Trail>,
         note: Option<Key>,
     ) -> bool {
         let (w, lb, low) = (t.width, t.label_bits, t.low);
+        let table = &step.table;
         let col = table.cell % w;
         let cells = table.cells;
         let index_bits = index_bits(cells);
@@ -920,9 +912,9 @@ impl DpEngine {
         let lmask: Key = (1 << lb) - 1;
         let top = low + (w as u32 - 1) * lb;
         let (ranges, entries) = (&table.ranges[..], &table.entries[..]);
-        let word_words = table.slots.len().div_ceil(64 * 64);
+        let word_words = step.slots.len().div_ceil(64 * 64);
         let above_right = t.above_right[cells as usize - 1][col];
-        let slots = &table.slots[..];
+        let slots = &step.slots[..];
         let mut overflow = false;
         let record = trail.is_some();
         let mut first_edge = 0;
@@ -931,29 +923,26 @@ impl DpEngine {
         // Sums a group's successors into the lists, in order of their slots.
         let flush = |s: &mut Scratch, group: Key, trail: Option<&mut Trail>, first_edge: usize| {
             let prefix = group << low;
-            let drain = |s: &mut Scratch, u: usize| {
-                let mut word = std::mem::take(&mut s.used[u]);
-                while word != 0 {
-                    let slot = u * 64 + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    let (key, l) = slots[slot];
-                    let list = &mut s.lists[l as usize];
-                    if record {
-                        s.place[slot] = l << index_bits | list.len() as u32;
-                    }
-                    let key = key | prefix;
-                    if let Some(mask) = note {
-                        set(&mut s.seen, (key & mask) as usize);
-                    }
-                    list.push((key, std::mem::take(&mut s.sums[slot])));
-                }
-            };
             for wi in 0..word_words {
                 let mut words = std::mem::take(&mut s.words.0[wi]);
                 while words != 0 {
                     let u = wi * 64 + words.trailing_zeros() as usize;
                     words &= words - 1;
-                    drain(s, u);
+                    let mut word = std::mem::take(&mut s.used[u]);
+                    while word != 0 {
+                        let slot = u * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        let (key, l) = slots[slot];
+                        let list = &mut s.lists[l as usize];
+                        if record {
+                            s.place[slot] = l << index_bits | list.len() as u32;
+                        }
+                        let key = key | prefix;
+                        if let Some(mask) = note {
+                            set(&mut s.seen, (key & mask) as usize);
+                        }
+                        list.push((key, std::mem::take(&mut s.sums[slot])));
+                    }
                 }
             }
             if let Some(tr) = trail {
