@@ -26,12 +26,10 @@
 //! ([`unflip_cells`]). On the empty 10x10 board that leaves 3.4 of the 8.7 million states'
 //! trails touching (docs/PERFORMANCE.md).
 
-use rayon::slice::ParallelSliceMut;
-
 use super::DpEngine;
 use super::forward;
 use super::state::{ACROSS, DOWN, Key, SINGLE};
-use super::tight::stretch;
+use super::tight::{Stretch, stretch};
 
 impl DpEngine {
     /// Whether the left-right mirror maps the problem onto itself: every water and ship clue
@@ -130,9 +128,15 @@ impl Mirror {
     /// The mirror image of `key`: its label bits reversed, which reverses the labels' order
     /// and each label's bits, then each label's bits put back in order (a few register
     /// operations; by table lookups this was most of the fold's time).
-    #[inline]
-    pub(super) fn of(&self, key: Key) -> Key {
-        let lb = self.label_bits;
+    #[cfg(test)]
+    fn of(&self, key: Key) -> Key {
+        self.of_by::<0>(key)
+    }
+
+    /// [`Mirror::of`] with labels of `LB` bits (of the mirror's, with 0).
+    #[inline(always)]
+    fn of_by<const LB: u32>(&self, key: Key) -> Key {
+        let lb = if LB == 0 { self.label_bits } else { LB };
         let r = (key >> self.low).reverse_bits() >> (Key::BITS - self.bits);
         let mut labels = 0;
         for j in 0..lb {
@@ -159,41 +163,89 @@ impl Mirror {
             outs.push(Vec::new());
         }
         let parts = outs.len();
-        // The states whose image is smaller, each worker those of its share, with their
-        // indices; then all of them in key order.
-        scratch.pieces.resize_with(parts, Vec::new);
-        let work: Vec<_> = std::mem::take(&mut scratch.pieces)
-            .into_iter()
+        let shares: Vec<usize> = (0..=parts).map(|p| n * p / parts).collect();
+        let Folding {
+            found,
+            indices,
+            runs,
+        } = scratch;
+        // Each worker splits the states of its share: those whose image is smaller, as their
+        // images, from the start of its room on, the others from its end back. Its room,
+        // from `starts[p]` on, has one place more than its states.
+        let starts: Vec<usize> = (0..=parts).map(|p| shares[p] + p).collect();
+        if found.len() < n + parts {
+            found.resize(n + parts, (0, 0));
+            indices.resize(n + parts, 0);
+        }
+        let mut work = Vec::new();
+        let (mut found_rest, mut indices_rest) = (&mut found[..], &mut indices[..]);
+        for p in 0..parts {
+            let room = starts[p + 1] - starts[p];
+            let (f, f_rest) = std::mem::take(&mut found_rest).split_at_mut(room);
+            let (i, i_rest) = std::mem::take(&mut indices_rest).split_at_mut(room);
+            (found_rest, indices_rest) = (f_rest, i_rest);
+            work.push((shares[p], stretch(layer, shares[p], shares[p + 1]), f, i));
+        }
+        let lens = forward::run(work, |(first, states, found, indices)| {
+            self.find(&states, first, found, indices)
+        });
+        let (found, indices) = (&found[..], &indices[..]);
+        // The states each worker kept (from the place after its images to its room's end).
+        let kept = |p: usize| starts[p] + lens[p] + 1..starts[p + 1];
+        // Each worker sorts an equal part of them all by image (the shares find very
+        // different numbers: images skew to small keys), as their images and places in
+        // `found`. Sorted in one, after a copy of each worker's into it, they took longer.
+        let total: usize = lens.iter().sum();
+        if runs.len() < parts {
+            runs.resize_with(parts, Run::default);
+        }
+        let work: Vec<_> = runs[..parts]
+            .iter_mut()
             .enumerate()
-            .map(|(p, piece)| {
-                (
-                    n * p / parts,
-                    stretch(layer, n * p / parts, n * (p + 1) / parts),
-                    piece,
-                )
+            .map(|(r, run)| {
+                let (from, to) = (total * r / parts, total * (r + 1) / parts);
+                // The places of those images: of each share's, those that fall in the part.
+                let mut places = Vec::new();
+                let mut before = 0;
+                for (p, &len) in lens.iter().enumerate() {
+                    let (a, b) = (
+                        from.clamp(before, before + len),
+                        to.clamp(before, before + len),
+                    );
+                    if a < b {
+                        places.push(starts[p] + a - before..starts[p] + b - before);
+                    }
+                    before += len;
+                }
+                (run, places)
             })
             .collect();
-        scratch.pieces = forward::run(work, |(first, states, mut piece)| {
-            piece.clear();
-            let all = states.iter().flat_map(|s| s.iter());
-            for (i, &(k, c)) in all.enumerate() {
-                let m = self.of(k);
-                if m < k {
-                    piece.push((m, c, (first + i) as u32));
+        // An image and its place packed in one word, where they fit, sort in half the time
+        // (and its count, read after, out of order, costs less than the difference).
+        let place_bits = Key::BITS - ((n + parts) as u64).leading_zeros();
+        let packed = self.low + self.bits + place_bits <= Key::BITS;
+        forward::run(work, |(run, places)| {
+            run.sorted.clear();
+            if packed {
+                run.packed.clear();
+                for g in places.into_iter().flatten() {
+                    run.packed.push(found[g].0 << place_bits | g as Key);
                 }
+                run.packed.sort_unstable();
+                run.sorted.extend(run.packed.iter().map(|&x| {
+                    let g = (x & ((1 << place_bits) - 1)) as usize;
+                    (x >> place_bits, found[g].1, g as u32)
+                }));
+            } else {
+                for g in places.into_iter().flatten() {
+                    run.sorted.push((found[g].0, found[g].1, g as u32));
+                }
+                run.sorted.sort_unstable_by_key(|x| x.0);
             }
-            piece
         });
-        let (moved, skips) = (&mut scratch.moved, &mut scratch.skips);
-        moved.clear();
-        skips.clear();
-        for piece in &scratch.pieces {
-            moved.extend_from_slice(piece);
-            // Their indices, in the layer's order: the merge passes over them.
-            skips.extend(piece.iter().map(|x| x.2));
-        }
-        moved.par_sort_unstable_by_key(|x| x.0);
-        // Each worker merges the states of a range of keys, cut where a key begins.
+        let runs = &mut runs[..parts];
+        // Each worker merges the states of a range of keys, cut where a key begins: its
+        // stretch of the layer and, of each run, the images that fall in it.
         let key_at = |mut i: usize| {
             for piece in layer {
                 if i < piece.len() {
@@ -203,7 +255,7 @@ impl Mirror {
             }
             unreachable!("an index within the layer")
         };
-        let mut cuts = vec![(0, 0)];
+        let mut cuts: Vec<(usize, Vec<usize>)> = vec![(0, vec![0; parts])];
         for p in 1..parts {
             let mut i = (n * p / parts).max(cuts[p - 1].0);
             if i < n {
@@ -212,93 +264,112 @@ impl Mirror {
                     i -= 1;
                 }
             }
-            let j = if i < n {
-                let k = key_at(i);
-                moved.partition_point(|x| x.0 < k)
-            } else {
-                moved.len()
-            };
-            cuts.push((i, j.max(cuts[p - 1].1)));
+            let js = runs
+                .iter()
+                .zip(&cuts[p - 1].1)
+                .map(|(run, &before)| {
+                    let j = if i < n {
+                        let k = key_at(i);
+                        run.sorted.partition_point(|x| x.0 < k)
+                    } else {
+                        run.sorted.len()
+                    };
+                    j.max(before)
+                })
+                .collect();
+            cuts.push((i, js));
         }
-        cuts.push((n, moved.len()));
-        let at = &mut scratch.at;
-        at.clear();
-        at.resize(moved.len(), 0);
+        cuts.push((n, runs.iter().map(|run| run.sorted.len()).collect()));
         if let Some(map) = map.as_deref_mut() {
             map.clear();
             map.resize(n, 0);
         }
-        let mut places: Vec<Option<&mut [u32]>> = Vec::new();
-        let mut rest = map.as_deref_mut().map(|m| &mut m[..]);
-        let mut ats: Vec<&mut [u32]> = Vec::new();
-        let mut at_rest = &mut at[..];
-        for p in 0..parts {
-            let len = cuts[p + 1].0 - cuts[p].0;
-            places.push(rest.take().map(|r| {
-                let (here, tail) = r.split_at_mut(len);
-                rest = Some(tail);
-                here
-            }));
-            let (here, tail) = at_rest.split_at_mut(cuts[p + 1].1 - cuts[p].1);
-            ats.push(here);
-            at_rest = tail;
-        }
-        let work: Vec<_> = (0..parts)
-            .zip(places)
-            .zip(ats)
-            .map(|((p, place), at)| {
-                let (i, j) = cuts[p];
-                let (i2, j2) = cuts[p + 1];
-                let skip_from = skips.partition_point(|&x| (x as usize) < i);
-                let skip_to = skips.partition_point(|&x| (x as usize) < i2);
+        // Per worker: its states' places in `map`, its part of each run with the images'
+        // places in its output, and of the states kept, those in its range (last first).
+        let mut work: Vec<_> = (0..parts)
+            .map(|p| {
+                let (i, i2) = (cuts[p].0 as u32, cuts[p + 1].0 as u32);
+                let kept: Vec<_> = (0..parts)
+                    .map(|q| {
+                        let share = &indices[kept(q)];
+                        let (a, b) = (
+                            share.partition_point(|&x| x >= i2),
+                            share.partition_point(|&x| x >= i),
+                        );
+                        let from = kept(q).start;
+                        (&found[from + a..from + b], &share[a..b])
+                    })
+                    .collect();
                 (
-                    (stretch(layer, i, i2), i),
-                    (&moved[j..j2], &skips[skip_from..skip_to]),
-                    place,
-                    at,
+                    cuts[p].0,
+                    Vec::new(),
+                    Vec::new(),
+                    None,
+                    kept,
                     std::mem::take(&mut outs[p]),
                 )
             })
             .collect();
-        let done = forward::run(
-            work,
-            |((states, first), (moved, skips), mut place, at, mut out)| {
-                out.clear();
-                let mut overflow = false;
-                // Puts a state into `out`, summed with the last when the keys are equal; its index.
-                let mut put = |out: &mut Vec<(Key, u64)>, (k, c): (Key, u64)| -> u32 {
-                    match out.last_mut() {
-                        Some(last) if last.0 == k => {
-                            let (sum, o) = last.1.overflowing_add(c);
-                            last.1 = sum;
-                            overflow |= o;
-                        }
-                        _ => out.push((k, c)),
+        let mut rest = map.as_deref_mut().map(|m| &mut m[..]);
+        for (p, w) in work.iter_mut().enumerate() {
+            let len = cuts[p + 1].0 - cuts[p].0;
+            w.3 = rest.take().map(|r| {
+                let (here, tail) = r.split_at_mut(len);
+                rest = Some(tail);
+                here
+            });
+        }
+        for (r, run) in runs.iter_mut().enumerate() {
+            run.at.clear();
+            run.at.resize(run.sorted.len(), 0);
+            let mut at_rest = &mut run.at[..];
+            for (p, w) in work.iter_mut().enumerate() {
+                let (j, j2) = (cuts[p].1[r], cuts[p + 1].1[r]);
+                let (here, tail) = std::mem::take(&mut at_rest).split_at_mut(j2 - j);
+                at_rest = tail;
+                w.1.push(&run.sorted[j..j2]);
+                w.2.push(here);
+            }
+        }
+        let done = forward::run(work, |(first, sorted, mut at, mut place, kept, mut out)| {
+            out.clear();
+            let mut overflow = false;
+            // Puts a state into `out`, summed with the last when the keys are equal; its index.
+            let mut put = |out: &mut Vec<(Key, u64)>, (k, c): (Key, u64)| -> u32 {
+                match out.last_mut() {
+                    Some(last) if last.0 == k => {
+                        let (sum, o) = last.1.overflowing_add(c);
+                        last.1 = sum;
+                        overflow |= o;
                     }
-                    out.len() as u32 - 1
+                    _ => out.push((k, c)),
+                }
+                out.len() as u32 - 1
+            };
+            let mut heads = vec![0; sorted.len()];
+            let mut next = first_image(&sorted, &heads);
+            let mut kept = kept.iter().flat_map(|(f, i)| f.iter().zip(i.iter()).rev());
+            loop {
+                let state = kept.next();
+                // The images before this state (all that are left, after the last).
+                let below = state.map(|(&(k, _), _)| k);
+                while let Some((m, r)) = next
+                    && below.is_none_or(|k| m < k)
+                {
+                    at[r][heads[r]] = put(&mut out, (m, sorted[r][heads[r]].1));
+                    heads[r] += 1;
+                    next = first_image(&sorted, &heads);
+                }
+                let Some((&(k, c), &i)) = state else {
+                    break;
                 };
-                let (mut j, mut skip) = (0, 0);
-                for (i, &(k, c)) in states.iter().flat_map(|s| s.iter()).enumerate() {
-                    if skips.get(skip) == Some(&((first + i) as u32)) {
-                        skip += 1;
-                        continue;
-                    }
-                    while j < moved.len() && moved[j].0 < k {
-                        at[j] = put(&mut out, (moved[j].0, moved[j].1));
-                        j += 1;
-                    }
-                    let here = put(&mut out, (k, c));
-                    if let Some(place) = place.as_deref_mut() {
-                        place[i] = here;
-                    }
+                let here = put(&mut out, (k, c));
+                if let Some(place) = place.as_deref_mut() {
+                    place[i as usize - first] = here;
                 }
-                while j < moved.len() {
-                    at[j] = put(&mut out, (moved[j].0, moved[j].1));
-                    j += 1;
-                }
-                (out, overflow)
-            },
-        );
+            }
+            (out, overflow)
+        });
         if done.iter().any(|d| d.1) {
             return None;
         }
@@ -319,25 +390,102 @@ impl Mirror {
                     .iter_mut()
                     .for_each(|x| *x += offset);
             }
-            for (p, &offset) in offsets.iter().enumerate() {
-                let (j, j2) = (cuts[p].1, cuts[p + 1].1);
-                for (m, &a) in moved[j..j2].iter().zip(&at[j..j2]) {
-                    map[m.2 as usize] = a + offset;
+            for (r, run) in runs.iter().enumerate() {
+                for (p, &offset) in offsets.iter().enumerate() {
+                    let (j, j2) = (cuts[p].1[r], cuts[p + 1].1[r]);
+                    for (&(.., g), &a) in run.sorted[j..j2].iter().zip(&run.at[j..j2]) {
+                        map[indices[g as usize] as usize] = a + offset;
+                    }
                 }
             }
         }
         Some(outs)
     }
+
+    /// Writes the states of `states` (from index `first` of the layer on) to `found`, with
+    /// their indices to `indices`, both one place longer: those whose image is smaller as
+    /// their images and counts from the start on, how many it returns, and the others from
+    /// the end back. Each state is written to both ends, and each end moves on only if the
+    /// state is its: a branch on it, taken half the time at random, cost more.
+    fn find(
+        &self,
+        states: &Stretch<'_>,
+        first: usize,
+        found: &mut [(Key, u64)],
+        indices: &mut [u32],
+    ) -> usize {
+        match self.label_bits {
+            1 => self.find_by::<1>(states, first, found, indices),
+            2 => self.find_by::<2>(states, first, found, indices),
+            3 => self.find_by::<3>(states, first, found, indices),
+            4 => self.find_by::<4>(states, first, found, indices),
+            _ => self.find_by::<0>(states, first, found, indices),
+        }
+    }
+
+    /// [`Mirror::find`] with labels of `LB` bits (of the mirror's, with 0): the loop over a
+    /// label's bits unrolled, which halves the time.
+    fn find_by<const LB: u32>(
+        &self,
+        states: &Stretch<'_>,
+        first: usize,
+        found: &mut [(Key, u64)],
+        indices: &mut [u32],
+    ) -> usize {
+        // Before each state, `end - len` is two or more: the places ahead of the two ends
+        // differ.
+        let (mut len, mut end, mut i) = (0, found.len(), first as u32);
+        for piece in states {
+            for &(k, c) in piece.iter() {
+                let m = self.of_by::<LB>(k);
+                let smaller = m < k;
+                found[len] = (m, c);
+                indices[len] = i;
+                found[end - 1] = (k, c);
+                indices[end - 1] = i;
+                len += usize::from(smaller);
+                end -= usize::from(!smaller);
+                i += 1;
+            }
+        }
+        len
+    }
 }
 
-/// The fold's scratch, kept from row to row: the states each worker found with a smaller
-/// image, all of them in key order, their indices in the layer's order, and their places
-/// in the folded layer.
+/// The next image of the runs (`heads` says how far each is through) and its run.
+fn first_image(sorted: &[&[Image]], heads: &[usize]) -> Option<(Key, usize)> {
+    let mut first: Option<(Key, usize)> = None;
+    for (r, (run, &head)) in sorted.iter().zip(heads).enumerate() {
+        if let Some(&(m, ..)) = run.get(head)
+            && first.is_none_or(|f| m < f.0)
+        {
+            first = Some((m, r));
+        }
+    }
+    first
+}
+
+/// The fold's scratch, kept from row to row (with the lengths it reached): the states split
+/// by whether their image is smaller, as images and counts (or keys and counts) and indices
+/// in the layer; and each worker's run.
 #[derive(Default)]
 pub(super) struct Folding {
-    pieces: Vec<Vec<(Key, u64, u32)>>,
-    moved: Vec<(Key, u64, u32)>,
-    skips: Vec<u32>,
+    found: Vec<(Key, u64)>,
+    indices: Vec<u32>,
+    runs: Vec<Run>,
+}
+
+/// An image: its key, the count of the state it is the image of and that state's place in
+/// [`Folding::found`].
+type Image = (Key, u64, u32);
+
+/// A worker's part of the images, sorted (with their counts, which the merge reads from
+/// here: from [`Folding::found`], out of order, they took longer), and then their places
+/// in the folded layer.
+#[derive(Default)]
+struct Run {
+    sorted: Vec<Image>,
+    packed: Vec<Key>,
     at: Vec<u32>,
 }
 
@@ -379,11 +527,20 @@ mod tests {
     }
 
     /// The fold sums each state into the smaller of it and its mirror image, in key order, and
-    /// maps every state to its place.
+    /// maps every state to its place: with keys narrow enough to sort packed with their
+    /// places, and with keys of all 64 bits.
     #[test]
     fn the_fold_sums_mirror_pairs() {
-        let mirror = Mirror::new(3, 2, 1);
-        let key = |a: Key, b: Key, c: Key| (a | b << 2 | c << 4) << 1;
+        the_fold_sums_mirror_pairs_of(3, 2);
+        the_fold_sums_mirror_pairs_of(21, 3);
+    }
+
+    /// [`the_fold_sums_mirror_pairs`] with keys of `width` labels of `lb` bits above one
+    /// bit, three of them set: the first, the middle one and the last.
+    fn the_fold_sums_mirror_pairs_of(width: usize, lb: u32) {
+        let mirror = Mirror::new(width, lb, 1);
+        let last = (width as u32 - 1) * lb;
+        let key = |a: Key, b: Key, c: Key| (a | b << (last / 2) | c << last) << 1;
         // (1,0,0) and (0,0,1) are a pair, (1,2,1) its own mirror, (2,0,0) the smaller of
         // its pair and alone.
         let mut states = [
