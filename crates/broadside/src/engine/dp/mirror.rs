@@ -191,7 +191,7 @@ impl Mirror {
         });
         let (found, indices) = (&found[..], &indices[..]);
         // The states each worker kept (from the place after its images to its room's end).
-        let kept = |p: usize| starts[p] + lens[p] + 1..starts[p + 1];
+        let kept_room = |p: usize| starts[p] + lens[p] + 1..starts[p + 1];
         // Each worker sorts an equal part of them all by image (the shares find very
         // different numbers: images skew to small keys), as their images and places in
         // `found`. Sorted in one, after a copy of each worker's into it, they took longer.
@@ -291,12 +291,12 @@ impl Mirror {
                 let (i, i2) = (cuts[p].0 as u32, cuts[p + 1].0 as u32);
                 let kept: Vec<_> = (0..parts)
                     .map(|q| {
-                        let share = &indices[kept(q)];
+                        let share = &indices[kept_room(q)];
                         let (a, b) = (
                             share.partition_point(|&x| x >= i2),
                             share.partition_point(|&x| x >= i),
                         );
-                        let from = kept(q).start;
+                        let from = kept_room(q).start;
                         (&found[from + a..from + b], &share[a..b])
                     })
                     .collect();
