@@ -186,8 +186,16 @@ impl Mirror {
             (found_rest, indices_rest) = (f_rest, i_rest);
             work.push((shares[p], stretch(layer, shares[p], shares[p + 1]), f, i));
         }
+        // The mirror's loop over a label's bits unrolled for the usual widths halves the time.
+        let find = match self.label_bits {
+            1 => Self::find::<1>,
+            2 => Self::find::<2>,
+            3 => Self::find::<3>,
+            4 => Self::find::<4>,
+            _ => Self::find::<0>,
+        };
         let lens = forward::run(work, |(first, states, found, indices)| {
-            self.find(&states, first, found, indices)
+            find(self, &states, first, found, indices)
         });
         let (found, indices) = (&found[..], &indices[..]);
         // The states each worker kept (from the place after its images to its room's end).
@@ -406,26 +414,9 @@ impl Mirror {
     /// their indices to `indices`, both one place longer: those whose image is smaller as
     /// their images and counts from the start on, how many it returns, and the others from
     /// the end back. Each state is written to both ends, and each end moves on only if the
-    /// state is its: a branch on it, taken half the time at random, cost more.
-    fn find(
-        &self,
-        states: &Stretch<'_>,
-        first: usize,
-        found: &mut [(Key, u64)],
-        indices: &mut [u32],
-    ) -> usize {
-        match self.label_bits {
-            1 => self.find_by::<1>(states, first, found, indices),
-            2 => self.find_by::<2>(states, first, found, indices),
-            3 => self.find_by::<3>(states, first, found, indices),
-            4 => self.find_by::<4>(states, first, found, indices),
-            _ => self.find_by::<0>(states, first, found, indices),
-        }
-    }
-
-    /// [`Mirror::find`] with labels of `LB` bits (of the mirror's, with 0): the loop over a
-    /// label's bits unrolled, which halves the time.
-    fn find_by<const LB: u32>(
+    /// state is its: a branch on it, taken half the time at random, cost more. Its labels
+    /// have `LB` bits (the mirror's, with 0).
+    fn find<const LB: u32>(
         &self,
         states: &Stretch<'_>,
         first: usize,
