@@ -2,9 +2,9 @@
 //!
 //! Each command lives in its own file of [`commands`], named after it, and calls the library
 //! (mostly [`broadside::answer`] and [`broadside::play`]); the arguments several commands share
-//! are in [`args`], the printing of reports as text or JSON in [`report`], and the web server
-//! of `serve` in [`server`]. This file parses the arguments and maps the outcome to the exit
-//! code, in one place:
+//! are in [`args`], the printing of reports as text or JSON in [`report`], the web server of
+//! `serve` in [`server`], and the allocator that backs the heap with huge pages in [`heap`].
+//! This file parses the arguments and maps the outcome to the exit code, in one place:
 //!
 //! | code | meaning |
 //! | --- | --- |
@@ -15,6 +15,8 @@
 
 mod args;
 mod commands;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod heap;
 mod interrupt;
 mod journal;
 mod report;
@@ -131,6 +133,26 @@ fn exit_code(e: &anyhow::Error) -> u8 {
     if input { 2 } else { 3 }
 }
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[global_allocator]
+static HEAP: heap::Heap = heap::Heap;
+
+impl Command {
+    /// Whether the command plays many games (or draws many layouts) side by side, each
+    /// thread its own, rather than one job at a time.
+    fn side_by_side(&self) -> bool {
+        matches!(
+            self,
+            Command::Simulate(_)
+                | Command::Match(_)
+                | Command::Accuracy(_)
+                | Command::Gains(_)
+                | Command::Sample(_)
+                | Command::Validate(_)
+        )
+    }
+}
+
 fn main() -> ExitCode {
     // A closed pipe (`broadside ... | head`) ends the program quietly, as it does for other
     // command-line tools, instead of failing on the next write.
@@ -140,6 +162,8 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    heap::tune(!cli.command.side_by_side());
     match run(cli) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
