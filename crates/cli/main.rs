@@ -15,7 +15,7 @@
 
 mod args;
 mod commands;
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
 mod heap;
 mod interrupt;
 mod journal;
@@ -133,27 +133,13 @@ fn exit_code(e: &anyhow::Error) -> u8 {
     if input { 2 } else { 3 }
 }
 
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
 #[global_allocator]
 static HEAP: heap::Heap = heap::Heap;
 
-impl Command {
-    /// Whether the command plays many games (or draws many layouts) side by side, each
-    /// thread its own, rather than one job at a time.
-    fn side_by_side(&self) -> bool {
-        matches!(
-            self,
-            Command::Simulate(_)
-                | Command::Match(_)
-                | Command::Accuracy(_)
-                | Command::Gains(_)
-                | Command::Sample(_)
-                | Command::Validate(_)
-        )
-    }
-}
-
 fn main() -> ExitCode {
+    #[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
+    heap::tune();
     // A closed pipe (`broadside ... | head`) ends the program quietly, as it does for other
     // command-line tools, instead of failing on the next write.
     #[cfg(unix)]
@@ -162,8 +148,6 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    heap::tune(!cli.command.side_by_side());
     match run(cli) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
