@@ -20,7 +20,7 @@
 //!
 //! The first 2 MiB of each heap keep 4 KiB pages: a small job's blocks fit in them, and a huge
 //! page costs a job that touches a few of its pages more than it saves (the empty standard
-//! game's heat map, 25 ms of work on few blocks, took 10 to 30% more CPU time with them).
+//! game's heat map, 25 ms of work on few blocks, took 13 to 47% more CPU time with them).
 //!
 //! Where transparent huge pages are off (`/sys/kernel/mm/transparent_hugepage/enabled` set to
 //! `never`), the advice is ignored and the heaps behave as glibc's with the larger steps.
