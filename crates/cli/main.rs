@@ -3,7 +3,7 @@
 //! Each command lives in its own file of [`commands`], named after it, and calls the library
 //! (mostly [`broadside::answer`] and [`broadside::play`]); the arguments several commands share
 //! are in [`args`], the printing of reports as text or JSON in [`report`], the web server of
-//! `serve` in [`server`], and the allocator that backs the heap with huge pages in [`heap`].
+//! `serve` in [`server`], and the allocator that backs the heaps with huge pages in [`heap`].
 //! This file parses the arguments and maps the outcome to the exit code, in one place:
 //!
 //! | code | meaning |
