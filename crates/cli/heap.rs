@@ -50,7 +50,8 @@ const MAPPED: usize = 0x2;
 const NOT_MAIN: usize = 0x4;
 
 /// The threads' heaps already advised, by address; zeros are free slots. Heaps past the
-/// 64th keep 4 KiB pages.
+/// 64th keep 4 KiB pages, as does a heap glibc unmaps (once all of it is free) and maps again
+/// at the same address.
 static THREAD_HEAPS: [AtomicUsize; 64] = [const { AtomicUsize::new(0) }; 64];
 
 /// The system allocator, advising huge pages on the heaps' growth once [`tune`] has run.
