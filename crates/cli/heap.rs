@@ -70,11 +70,14 @@ pub fn tune() {
     }
 }
 
-/// Advises huge pages on the heap the block at `p` (just allocated) is on, if it was not:
-/// a thread's heap whole, or the stretch the main heap grew by since the last look. (After
-/// a trim, which takes 128 MiB free at its end, the main heap keeps 4 KiB pages where it
-/// grows back.)
-fn look(p: *mut u8) {
+/// Advises huge pages on the heap the block at `p` (just allocated, `size` bytes; looked at
+/// from [`LOOK_FROM`] bytes up) is on, if it was not: a thread's heap whole, or the stretch
+/// the main heap grew by since the last look. (After a trim, which takes 128 MiB free at its
+/// end, the main heap keeps 4 KiB pages where it grows back.)
+fn look(p: *mut u8, size: usize) {
+    if size < LOOK_FROM {
+        return;
+    }
     let advised = ADVISED.load(Ordering::Relaxed);
     if advised == 0 || p.is_null() {
         return;
@@ -127,18 +130,14 @@ unsafe impl GlobalAlloc for Heap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as the caller's.
         let p = unsafe { System.alloc(layout) };
-        if layout.size() >= LOOK_FROM {
-            look(p);
-        }
+        look(p, layout.size());
         p
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as the caller's.
         let p = unsafe { System.alloc_zeroed(layout) };
-        if layout.size() >= LOOK_FROM {
-            look(p);
-        }
+        look(p, layout.size());
         p
     }
 
@@ -150,9 +149,7 @@ unsafe impl GlobalAlloc for Heap {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: as the caller's.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if new_size >= LOOK_FROM {
-            look(p);
-        }
+        look(p, new_size);
         p
     }
 }
