@@ -9,9 +9,9 @@ and finishing (some ship wounded), and by the ships sunk before the shot.
 
 GAMES.jsonl is what `broadside simulate --out` wrote (the game records: shots and rules),
 GAINS.jsonl what `broadside gains GAMES.jsonl --out GAINS.jsonl` wrote (each game's departures
-and what each is worth). The binary is `$BROADSIDE`, else `target/release/broadside`.
-Standard library only; under the no-touch rule the probabilities are those of the rules, the
-water around sunk ships included.
+and what each is worth); the phases need sinkings announced with their length. The binary is
+`$BROADSIDE`, else `target/release/broadside`. Standard library only; under the no-touch rule
+the probabilities are those of the rules, the water around sunk ships included.
 """
 
 import json
@@ -74,6 +74,8 @@ def main():
                 continue
             measured += 1
             record = games[g["name"]]
+            if record["sinking"] != "announced":
+                sys.exit(f"{g['name']}: the phases need sinkings announced with their length")
             width = record["width"]
             for d in g["departures"]:
                 before = record["shots"][: d["shot"] - 1]
