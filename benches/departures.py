@@ -19,10 +19,7 @@ import os
 import subprocess
 import sys
 
-
-def cell_index(name, width):
-    col = ord(name[0].upper()) - ord("A")
-    return (int(name[1:]) - 1) * width + col
+from phases import cell_index
 
 
 def records(path):
