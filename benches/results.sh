@@ -11,9 +11,10 @@
 #                                 unless named) under a rule variant (touch-announced, the
 #                                 standard game, unless named; pilot:800 takes about 1 s a game
 #                                 on 2 cores) into parts under target/parts/VARIANT-SHOOTER/,
-#                                 resuming a part cut short, and put every part there and the
-#                                 games already in the variant's results file together as that
-#                                 file (docs/results/VARIANT-pilot-800.json for pilot:800): how
+#                                 resuming a part cut short, and put every part there (one cut
+#                                 short by Ctrl-C too) and the games already in the variant's
+#                                 results file together as that file
+#                                 (docs/results/VARIANT-pilot-800.json for pilot:800): how
 #                                 a long run is played, and a shorter one made longer; while it
 #                                 plays, `broadside summarize target/parts/VARIANT-SHOOTER/FIRST.json
 #                                 --against docs/results/VARIANT-density-50.1.json` pairs the
@@ -78,8 +79,11 @@ case ${1:-table} in
     # shellcheck disable=SC2046
     "$bin" simulate --shooter "$shooter" --seed 1 --size 10x10 --fleet "5 4 3 3 2" \
       $(rules_of "$v") --first "$first" --games "$games" \
-      --out "$parts/$first.jsonl" --shots "$parts/$first.json" --resume
+      --out "$parts/$first.jsonl" --shots "$parts/$first.json" --resume || status=$?
+    # A run cut short (Ctrl-C, or a time limit) keeps the games it played in its part: they
+    # are put together with the others all the same, and its exit status is passed on.
     "$bin" summarize "$parts"/*.json --save "$file"
+    exit "${status:-0}"
     ;;
   table)
     for v in "${variants[@]}"; do
