@@ -44,10 +44,17 @@ fn games(c: &mut Criterion) {
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
             small: 1,
+            lattice: 2,
+        },
+        ShooterKind::Density {
+            weight: broadside::play::DENSITY_WEIGHT,
+            small: 1,
+            lattice: 0,
         },
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
             small: 0,
+            lattice: 0,
         },
     ] {
         time(&mut g, shooter);

@@ -28,7 +28,7 @@ bin=${BROADSIDE:-target/release/broadside}
 dir=docs/results
 
 variants=(touch-announced notouch-announced touch-silent notouch-silent)
-cheap=(random hunt-target parity checkerboard knight habr density:50 density:50.1)
+cheap=(random hunt-target parity checkerboard knight habr density:50 density:50.1 density:50.1.2)
 exact=(greedy)
 
 rules_of() {

@@ -50,6 +50,7 @@ fn fast_counts_equal_a_full_recount_on_positions_of_real_games() {
                 shooter: ShooterKind::Density {
                     weight: broadside::play::DENSITY_WEIGHT,
                     small: 0,
+                    lattice: 0,
                 },
                 placer: PlacerKind::Uniform,
                 games: 4,

@@ -54,6 +54,7 @@ fn every_game_ends_sunk_and_its_record_is_true() {
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
             small: 0,
+            lattice: 0,
         },
         ShooterKind::Habr,
         ShooterKind::Greedy,
@@ -221,6 +222,7 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
             a: side(ShooterKind::Density {
                 weight: broadside::play::DENSITY_WEIGHT,
                 small: 0,
+                lattice: 0,
             }),
             b: side(ShooterKind::Random),
             pairs: 500,
@@ -240,6 +242,7 @@ fn matches_are_fair_to_equals_and_rank_the_stronger_first() {
             b: side(ShooterKind::Density {
                 weight: broadside::play::DENSITY_WEIGHT,
                 small: 0,
+                lattice: 0,
             }),
             pairs: 500,
             seed: 5,
@@ -531,6 +534,7 @@ fn the_file_placer_hands_out_its_layouts_in_turn() {
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
             small: 0,
+            lattice: 0,
         },
     );
     s.placer = PlacerKind::File(path.clone());
@@ -570,6 +574,7 @@ fn the_adversarial_placer_costs_its_shooter_shots() {
         ShooterKind::Density {
             weight: broadside::play::DENSITY_WEIGHT,
             small: 0,
+            lattice: 0,
         },
     );
     s.games = 400;
@@ -833,16 +838,26 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
         ShooterKind::Density {
             weight: DENSITY_WEIGHT,
             small: 0,
+            lattice: 0,
         }
     );
-    for word in ["density:1", "density:50", "density:7", "habr"] {
+    for word in [
+        "density:1",
+        "density:50",
+        "density:7",
+        "density:50.1",
+        "density:50.1.2",
+        "density:50.0.3",
+        "habr",
+    ] {
         let k: ShooterKind = word.parse().unwrap();
         assert_eq!(k.to_string(), word);
     }
     assert_eq!(
         ShooterKind::Density {
             weight: 50,
-            small: 0
+            small: 0,
+            lattice: 0,
         }
         .to_string(),
         "density:50"
@@ -852,6 +867,11 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
         "density:-1",
         "density:x",
         "density:99999999999",
+        "density:50.4",
+        "density:50.1.1",
+        "density:50.1.10",
+        "density:50.1.2.3",
+        "density:50..2",
         "habr:2",
     ] {
         assert!(bad.parse::<ShooterKind>().is_err(), "{bad}");
@@ -890,7 +910,12 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
     let mut game = Game::new(setup.clone(), layout);
     game.fire(5);
     for (weight, cell) in [(1, 1), (2, 4), (50, 4)] {
-        let mut shooter = ShooterKind::Density { weight, small: 0 }.shooter(None);
+        let mut shooter = ShooterKind::Density {
+            weight,
+            small: 0,
+            lattice: 0,
+        }
+        .shooter(None);
         assert_eq!(
             shooter.choose(&setup, game.shots(), &mut rng),
             cell,

@@ -20,7 +20,7 @@ use crate::{interrupt, usage};
 /// The options of `simulate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Who shoots: random, hunt-target, parity, checkerboard, knight, density (density:W or density:W.S), habr,
+    /// Who shoots: random, hunt-target, parity, checkerboard, knight, density (density:W, density:W.S or density:W.S.L), habr,
     /// greedy (exact), mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X), endgame:N, rollout:N,
     /// pilot:N (or pilot:N.C, pilot:N.C.A) or mcts:N; see docs/PLAY.md.
     #[arg(long)]

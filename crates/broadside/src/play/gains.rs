@@ -200,6 +200,7 @@ pub fn gains(
         base: ShooterKind::Density {
             weight: BASE_WEIGHT,
             small: BASE_SMALL,
+            lattice: 0,
         }
         .to_string(),
         games: m.n,

@@ -29,12 +29,19 @@ use crate::rules::Rules;
 /// While hunting, each position of a ship type counts `1 / length^small` (0: all alike, the
 /// public engine's rule).
 ///
+/// With a `lattice` `L` (0: none), the hunt keeps to one lattice while the shortest ship
+/// afloat has `L` cells: with no ship wounded, only the cells whose row plus column is a
+/// multiple of `L` are fired at (every straight ship of `L` cells covers one), as long as one
+/// of them has any weight. Sinkings change the weights, and the heaviest cell, taken alone,
+/// then drifts off the lattice the earlier shots kept.
+///
 /// The state is kept in flat arrays (positions numbered across types) and cloned cheaply, so
 /// that a rollout can copy a game's density and play on from it.
 #[derive(Default)]
 pub(super) struct Density {
     weight: u32,
     small: u32,
+    lattice: u32,
     marks: Marks,
     tables: Option<Arc<Tables>>,
     /// Per position (numbered across types), whether it is still allowed.
@@ -84,6 +91,7 @@ impl Clone for Density {
         let Density {
             weight,
             small,
+            lattice,
             marks,
             tables,
             alive,
@@ -105,6 +113,7 @@ impl Clone for Density {
         } = source;
         self.weight = *weight;
         self.small = *small;
+        self.lattice = *lattice;
         self.marks.clone_from(marks);
         // The same tables (a rollout's copy of its game's, again and again) are kept as they
         // are: a clone would write to the count the copies on every core share.
@@ -259,6 +268,18 @@ impl Tables {
     }
 }
 
+/// The first heaviest of `cells` (ascending) by `weight`; none when no weight is above zero.
+fn heaviest(weight: &[f64], cells: impl Iterator<Item = usize>) -> Option<usize> {
+    let mut first = None;
+    let mut top = 0.0;
+    for c in cells {
+        if weight[c] > top {
+            (first, top) = (Some(c), weight[c]);
+        }
+    }
+    first
+}
+
 /// Under the no-touch rule, the water a hit at `x` implies: the open cells diagonal to it,
 /// and every open cell around it once its ship is known to be sunk, are taken as misses.
 fn water_around(setup: &Setup, m: &[Mark], x: usize, mut water: impl FnMut(usize)) {
@@ -278,12 +299,14 @@ fn water_around(setup: &Setup, m: &[Mark], x: usize, mut water: impl FnMut(usize
 }
 
 impl Density {
-    /// The matrix with wounded cells counted as `weight` says, and short ships weighed by
-    /// `small` while hunting (see the type).
-    pub(super) fn new(weight: u32, small: u32) -> Density {
+    /// The matrix with wounded cells counted as `weight` says, short ships weighed by `small`
+    /// while hunting, and the hunt kept to the `lattice` of the shortest ship afloat (0:
+    /// none; see the type).
+    pub(super) fn new(weight: u32, small: u32, lattice: u32) -> Density {
         Density {
             weight,
             small,
+            lattice,
             ..Density::default()
         }
     }
@@ -370,18 +393,26 @@ impl Shooter for Density {
     fn choose(&mut self, setup: &Setup, shots: &[Shot], rng: &mut dyn Rng) -> usize {
         self.weigh(setup, shots);
         let weight = &self.w;
-        // The first heaviest cell, in one pass; none when no weight is above zero.
+        let modulus = self.modulus(setup);
         let mut first = None;
-        let mut top = 0.0;
-        for (c, &w) in weight.iter().enumerate() {
-            if w > top {
-                (first, top) = (Some(c), w);
-            }
+        if modulus > 1 {
+            // The lattice's cells in reading order: in row `r`, the columns `k` with
+            // `r + k` a multiple of the modulus.
+            let d = setup.dims;
+            first = heaviest(
+                weight,
+                (0..d.height).flat_map(|r| {
+                    let from = (modulus - r % modulus) % modulus;
+                    (from..d.width).step_by(modulus).map(move |k| d.index(r, k))
+                }),
+            );
         }
-        let Some(first) = first else {
+        let Some(first) = first.or_else(|| heaviest(weight, 0..weight.len())) else {
             return any(&open(setup, shots), rng);
         };
         if self.weight == 0 {
+            // The Habr article's rule: any heaviest cell (it keeps no lattice).
+            let top = weight[first];
             let best: Vec<usize> = (first..weight.len())
                 .filter(|&c| weight[c] == top)
                 .collect();
@@ -393,6 +424,25 @@ impl Shooter for Density {
 }
 
 impl Density {
+    /// The lattice the hunt keeps to at this shot: `lattice` while no ship is wounded and the
+    /// shortest ship afloat has that many cells, else 1 (every cell). Up to date with the
+    /// shots of the last weighting.
+    fn modulus(&self, setup: &Setup) -> usize {
+        let lattice = self.lattice as usize;
+        if lattice < 2 || !self.wounded.is_empty() {
+            return 1;
+        }
+        let shortest = (setup.fleet.types().iter().zip(&self.afloat))
+            .filter(|&(_, &afloat)| afloat > 0)
+            .map(|(ty, _)| ty.shape.size())
+            .min();
+        if shortest == Some(lattice) {
+            lattice
+        } else {
+            1
+        }
+    }
+
     /// Each cell's weight after `shots` (0 for cells fired at); the shooter fires at a
     /// heaviest cell: for `density:W` the first in reading order (the public engine's rule,
     /// so a game of it is fixed by its layout), for the Habr article's rule any at random.
@@ -679,8 +729,8 @@ mod tests {
                 for _ in 0..2 {
                     let layout = sampler.sample(&mut rng).unwrap();
                     let mut game = Game::new(setup.clone(), layout);
-                    let mut d = Density::new(50, 1);
-                    let mut lists = Density::new(50, 1);
+                    let mut d = Density::new(50, 1, 0);
+                    let mut lists = Density::new(50, 1, 0);
                     while !game.is_over() {
                         let shots = game.shots().to_vec();
                         let kept = d.scores(&setup, &shots);
@@ -703,5 +753,56 @@ mod tests {
             }
         }
         assert!(checked > 300, "{checked}");
+    }
+
+    /// `density:50.1.2` fires where `density:50.1` would, but for the hunting shots (no ship
+    /// wounded) while the 2-ship is afloat: those go to the first heaviest cell whose row plus
+    /// column is even, while any such cell has weight. The expected cell is worked out here
+    /// from the shots and the plain rule's weights; the games must meet shots where the two
+    /// rules part.
+    #[test]
+    fn the_lattice_keeps_the_hunt_on_one_colour_while_the_two_ship_is_afloat() {
+        let setup = Setup::standard();
+        let empty = Arc::new(setup.empty().build().unwrap());
+        let mut sampler = Sampler::new(empty, SamplerKind::Sequential).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let (mut kept, mut parted) = (0, 0);
+        for _ in 0..40 {
+            let layout = sampler.sample(&mut rng).unwrap();
+            let mut game = Game::new(setup.clone(), layout);
+            let mut lattice = Density::new(50, 1, 2);
+            let mut plain = Density::new(50, 1, 0);
+            while !game.is_over() {
+                let shots = game.shots().to_vec();
+                let w = plain.scores(&setup, &shots);
+                let heaviest = |on: &dyn Fn(usize) -> bool| {
+                    (0..w.len()).filter(|&c| w[c] > 0.0 && on(c)).fold(
+                        None,
+                        |b: Option<usize>, c| match b {
+                            Some(b) if w[b] >= w[c] => Some(b),
+                            _ => Some(c),
+                        },
+                    )
+                };
+                let two_afloat = !shots
+                    .iter()
+                    .any(|s| matches!(s.result, ShotResult::Sunk { ty, .. } if setup.fleet.types()[ty].shape.size() == 2));
+                let hunting = !plain.known().contains(&Mark::Wounded);
+                let even = |c: usize| {
+                    let (r, k) = setup.dims.row_col(c);
+                    (r + k) % 2 == 0
+                };
+                let mut expected = heaviest(&|_| true).expect("some weight");
+                if let Some(c) = heaviest(&even).filter(|_| hunting && two_afloat) {
+                    kept += 1;
+                    parted += usize::from(c != expected);
+                    expected = c;
+                }
+                let fired = lattice.choose(&setup, &shots, &mut rng);
+                assert_eq!(fired, expected, "{shots:?}");
+                game.fire(fired);
+            }
+        }
+        assert!(kept > 400 && parted > 10, "{kept} {parted}");
     }
 }

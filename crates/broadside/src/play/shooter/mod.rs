@@ -15,7 +15,10 @@
 //!   shot; a position covering `k` open hits counts `w^k` (`density:W`; the public mayflower
 //!   engine's `density(b=50)` is `density:50`). `density:W.S` hunts with each ship type's
 //!   positions counting `1 / length^S`: short ships, the ones found last, weigh more
-//!   (`density:50.1` beats the public engine's rule on the standard game).
+//!   (`density:50.1` beats the public engine's rule on the standard game). `density:W.S.L`
+//!   keeps the hunt on the cells whose row plus column is a multiple of `L` while the
+//!   shortest ship afloat has `L` cells (`density:50.1.2` is the strongest cheap shooter on
+//!   the standard game).
 //! - [`ShooterKind::Habr`]: the Habr article's matrix as it finishes: after a hit, only
 //!   positions through the wounded cells count.
 //! - [`ShooterKind::Greedy`]: fires at a cell of highest exact probability of a ship, given
@@ -86,12 +89,18 @@ pub enum ShooterKind {
     Knight,
     /// The probability matrix of ships slid one at a time, a position covering `k` open hits
     /// counting `weight^k` (`density:W`; `density` is [`DENSITY_WEIGHT`]); while hunting, a
-    /// ship type's positions count `1 / length^small` each (`density:W.S`, 0 unless given).
+    /// ship type's positions count `1 / length^small` each (`density:W.S`, 0 unless given),
+    /// and the hunt keeps to the cells whose row plus column is a multiple of `lattice`
+    /// while the shortest ship afloat has that many cells (`density:W.S.L`, none unless
+    /// given).
     Density {
         /// What an open hit multiplies a position's weight by (at least 1).
         weight: u32,
         /// How much more a short ship's positions count while hunting (0 to 3).
         small: u32,
+        /// The shortest ship's length at which the hunt keeps to a lattice (0: never; else 2
+        /// to 9).
+        lattice: u32,
     },
     /// The Habr article's probability matrix, finishing only on positions through wounded
     /// cells.
@@ -166,6 +175,7 @@ const SHOOTER_WORDS: &[&str] = &[
     "density",
     "density:W",
     "density:W.S",
+    "density:W.S.L",
     "habr",
     "greedy",
     "mp:X",
@@ -204,19 +214,27 @@ impl std::str::FromStr for ShooterKind {
             ("density", None) => ShooterKind::Density {
                 weight: DENSITY_WEIGHT,
                 small: 0,
+                lattice: 0,
             },
             ("density", Some(p)) => {
-                let form = "density:W or density:W.S: W a whole number from 1 to 4294967295 (what an open hit multiplies a position's weight by), S from 0 to 3 (e.g. density:50.1)";
-                let (w, small) = match p.split_once('.') {
-                    Some((w, s)) => (w, s.parse::<u32>().ok().filter(|&s| s <= 3).ok_or_else(|| bad(form))?),
-                    None => (p, 0),
+                let form = "density:W, density:W.S or density:W.S.L: W a whole number from 1 to 4294967295 (what an open hit multiplies a position's weight by), S from 0 to 3, L from 2 to 9 (e.g. density:50.1, density:50.1.2)";
+                let mut parts = p.split('.');
+                let w = parts.next().unwrap_or("");
+                let (small, lattice) = (parts.next(), parts.next());
+                if parts.next().is_some() {
+                    return Err(bad(form));
+                }
+                let within = |x: Option<&str>, range: std::ops::RangeInclusive<u32>| match x {
+                    Some(x) => x.parse::<u32>().ok().filter(|x| range.contains(x)).ok_or_else(|| bad(form)),
+                    None => Ok(0),
                 };
                 ShooterKind::Density {
                     weight: number(w, form)
                         .ok()
                         .and_then(|w| u32::try_from(w).ok())
                         .ok_or_else(|| bad(form))?,
-                    small,
+                    small: within(small, 0..=3)?,
+                    lattice: within(lattice, 2..=9)?,
                 }
             }
             ("habr", None) => ShooterKind::Habr,
@@ -340,8 +358,21 @@ impl std::fmt::Display for ShooterKind {
             ShooterKind::Parity => f.write_str("parity"),
             ShooterKind::Checkerboard => f.write_str("checkerboard"),
             ShooterKind::Knight => f.write_str("knight"),
-            ShooterKind::Density { weight, small: 0 } => write!(f, "density:{weight}"),
-            ShooterKind::Density { weight, small } => write!(f, "density:{weight}.{small}"),
+            ShooterKind::Density {
+                weight,
+                small: 0,
+                lattice: 0,
+            } => write!(f, "density:{weight}"),
+            ShooterKind::Density {
+                weight,
+                small,
+                lattice: 0,
+            } => write!(f, "density:{weight}.{small}"),
+            ShooterKind::Density {
+                weight,
+                small,
+                lattice,
+            } => write!(f, "density:{weight}.{small}.{lattice}"),
             ShooterKind::Habr => f.write_str("habr"),
             ShooterKind::Greedy => f.write_str("greedy"),
             ShooterKind::MinPossible { open } => write!(f, "mp:{open}"),
@@ -424,8 +455,12 @@ impl ShooterKind {
             ShooterKind::Parity => Box::new(HuntTarget::new(Hunt::Colour)),
             ShooterKind::Checkerboard => Box::new(HuntTarget::new(Hunt::Passes)),
             ShooterKind::Knight => Box::new(HuntTarget::new(Hunt::Knight)),
-            ShooterKind::Density { weight, small } => Box::new(Density::new(weight, small)),
-            ShooterKind::Habr => Box::new(Density::new(0, 0)),
+            ShooterKind::Density {
+                weight,
+                small,
+                lattice,
+            } => Box::new(Density::new(weight, small, lattice)),
+            ShooterKind::Habr => Box::new(Density::new(0, 0, 0)),
             ShooterKind::Greedy => Box::new(Greedy(exact)),
             ShooterKind::MinPossible { open } => Box::new(MinPossible::new(exact, open)),
             ShooterKind::Sampled { boards, sampler } => Box::new(Sampled {

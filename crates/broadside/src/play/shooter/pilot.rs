@@ -333,7 +333,7 @@ impl Pilot {
             samples: samples as usize,
             candidates,
             afloat,
-            base: Density::new(BASE_WEIGHT, BASE_SMALL),
+            base: Density::new(BASE_WEIGHT, BASE_SMALL, 0),
             kept: None,
             exact,
         }
@@ -683,7 +683,7 @@ mod tests {
                 assert_eq!(game.fire(s.cell), s.result);
             }
             game.fire(first);
-            let mut d = Density::new(BASE_WEIGHT, BASE_SMALL);
+            let mut d = Density::new(BASE_WEIGHT, BASE_SMALL, 0);
             while !game.is_over() {
                 let c = d.choose(setup, game.shots(), &mut dice(game.shots().len()));
                 game.fire(c);
@@ -710,7 +710,7 @@ mod tests {
                 let layout = sampler.sample(&mut rng).unwrap();
                 let mut game = Game::new(s.clone(), layout);
                 let mut pilot = Pilot::new(100_000, CANDIDATES, None, Exact::default());
-                let mut base = Density::new(BASE_WEIGHT, BASE_SMALL);
+                let mut base = Density::new(BASE_WEIGHT, BASE_SMALL, 0);
                 while !game.is_over() {
                     let shots = game.shots().to_vec();
                     let mine = pilot.choose(&s, &shots, &mut rng);
@@ -744,7 +744,7 @@ mod tests {
             while !game.is_over() {
                 let shots = game.shots().to_vec();
                 let mine = pilot.choose(&s, &shots, &mut rng);
-                let base = Density::new(BASE_WEIGHT, BASE_SMALL).choose(
+                let base = Density::new(BASE_WEIGHT, BASE_SMALL, 0).choose(
                     &s,
                     &shots,
                     &mut dice(shots.len()),
@@ -788,7 +788,7 @@ mod tests {
             let mut sampler = Sampler::new(empty, SamplerKind::Uniform).unwrap();
             let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
             let mut game = Game::new(s.clone(), sampler.sample(&mut rng).unwrap());
-            let mut base = Density::new(BASE_WEIGHT, BASE_SMALL);
+            let mut base = Density::new(BASE_WEIGHT, BASE_SMALL, 0);
             for _ in 0..8 {
                 let c = base.choose(&s, game.shots(), &mut rng);
                 game.fire(c);
