@@ -18,7 +18,9 @@
 #                                 a long run is played, and a shorter one made longer; while it
 #                                 plays, `broadside summarize target/parts/VARIANT-SHOOTER/FIRST.json
 #                                 --against docs/results/VARIANT-density-50.1.json` pairs the
-#                                 games so far (`play-pilot` is the same command)
+#                                 games so far (`play-pilot` is the same command); begun again
+#                                 where the file ends, it moves the parts already in the file
+#                                 aside to merged/FIRST/
 #
 # Each file is `broadside simulate ... --shots FILE` of one shooter under one rule variant,
 # seed 1; every file of a variant holds the same boards, so any two are paired.
@@ -71,6 +73,23 @@ case ${1:-table} in
     parts=target/parts/$name
     file=$dir/$name.json
     mkdir -p "$parts"
+    # A new part that begins where the results file ends (a run stopped, put together and
+    # begun again) continues the file itself: the parts already in it are moved aside to
+    # merged/FIRST/ (kept, not deleted), so that no stale copy of an earlier file leaves a
+    # gap before the new part.
+    ends_at() {
+      python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))
+print(f["first"] + f["games"])' "$1"
+    }
+    if [ -e "$file" ] && [ "$first" -gt 0 ] && [ ! -e "$parts/$first.json" ] &&
+      [ "$(ends_at "$file")" = "$first" ]; then
+      for p in "$parts"/*.json "$parts"/*.jsonl; do
+        if [ -e "$p" ]; then
+          mkdir -p "$parts/merged/$first"
+          mv "$p" "$parts/merged/$first/"
+        fi
+      done
+    fi
     # The committed games are the first part (the next begins at FIRST = their count),
     # unless they were played here, where their own part starts at game 0.
     if [ -e "$file" ] && [ ! -e "$parts/committed.json" ] && [ ! -e "$parts/0.json" ]; then
