@@ -150,16 +150,23 @@ pub const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 /// The progress of a run of games: a bar at a terminal; in a pipe or a log (a run left going
 /// in the background), a line every [`LOG_EVERY`] once the run has gone on that long, so a
 /// short run writes nothing there.
+///
+/// The line's estimate of the time left is the pace of the whole run so far in this process:
+/// the games it found played when it began (a resumed run) do not count as played fast, and
+/// a few long games in a row do not swing it as a short window would.
 pub struct Progress {
     bar: ProgressBar,
     /// In a pipe or a log, when the last line was written (or the run began).
     log: Option<std::sync::Mutex<std::time::Instant>>,
     every: std::time::Duration,
+    /// The first position set (the games already played when the run began) and when.
+    start: std::sync::OnceLock<(u64, std::time::Instant)>,
 }
 
 impl Progress {
     /// `done` of the run's games are played.
     pub fn set_position(&self, done: u64) {
+        self.start.get_or_init(|| (done, std::time::Instant::now()));
         self.bar.set_position(done);
         let Some(last) = &self.log else { return };
         let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
@@ -172,17 +179,37 @@ impl Progress {
     /// The run's progress in words: "2370 of 20000 games, about 8 hours left".
     fn line(&self) -> String {
         let (done, games) = (self.bar.position(), self.bar.length().unwrap_or(0));
-        if done == 0 || done >= games {
-            return format!("{done} of {games} games");
+        match self
+            .start
+            .get()
+            .and_then(|&start| time_left(start, (done, std::time::Instant::now()), games))
+        {
+            Some(left) => format!(
+                "{done} of {games} games, about {} left",
+                indicatif::HumanDuration(left)
+            ),
+            None => format!("{done} of {games} games"),
         }
-        let left = indicatif::HumanDuration(self.bar.eta());
-        format!("{done} of {games} games, about {left} left")
     }
 
     /// The run is over: the bar is cleared.
     pub fn finish_and_clear(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// The time the games of a run not yet played take at the pace from `start` to `now` (each a
+/// count of games played and when): none before a game is played in between, or once all are.
+fn time_left(
+    start: (u64, std::time::Instant),
+    now: (u64, std::time::Instant),
+    games: u64,
+) -> Option<std::time::Duration> {
+    let played = now.0.checked_sub(start.0).filter(|&n| n > 0)?;
+    let left = games.checked_sub(now.0).filter(|&n| n > 0)?;
+    let elapsed = now.1.saturating_duration_since(start.1);
+    // Checked: a pace too slow to say in a `Duration` gives no estimate rather than a panic.
+    std::time::Duration::try_from_secs_f64(elapsed.as_secs_f64() * left as f64 / played as f64).ok()
 }
 
 /// The progress of a run of `games` games (see [`Progress`]).
@@ -205,6 +232,7 @@ fn progress_every(games: u64, every: std::time::Duration, terminal: bool) -> Pro
         bar,
         log: (!terminal).then(|| std::sync::Mutex::new(std::time::Instant::now())),
         every,
+        start: std::sync::OnceLock::new(),
     }
 }
 
@@ -248,5 +276,29 @@ mod tests {
         assert_eq!(p.line(), "200 of 200 games");
         assert!(progress_every(5, LOG_EVERY, true).log.is_none());
         assert!(progress_every(5, LOG_EVERY, false).log.is_some());
+    }
+
+    /// The time left is the pace since the run began here: the games a resumed run found
+    /// played are not counted as played in no time.
+    #[test]
+    fn the_time_left_is_the_pace_since_the_run_began() {
+        use std::time::{Duration, Instant};
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        // Resumed at 9,000 of 10,000; 100 games in 250 s leaves 900 games at 2.5 s each.
+        let left = time_left((9000, t0), (9100, at(250)), 10_000);
+        assert_eq!(left, Some(Duration::from_secs(2250)));
+        assert_eq!(
+            time_left((0, t0), (1, at(3)), 4),
+            Some(Duration::from_secs(9))
+        );
+        // No game played since it began, or none left: no estimate.
+        assert_eq!(time_left((9000, t0), (9000, at(60)), 10_000), None);
+        assert_eq!(time_left((0, t0), (4, at(60)), 4), None);
+        assert_eq!(time_left((0, t0), (1, at(3600)), u64::MAX), None);
+        // A resumed run's line counts only what it played itself.
+        let p = progress_every(1000, Duration::ZERO, false);
+        p.set_position(900);
+        assert_eq!(p.line(), "900 of 1000 games");
     }
 }
