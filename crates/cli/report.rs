@@ -151,9 +151,9 @@ pub const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 /// in the background), a line every [`LOG_EVERY`] once the run has gone on that long, so a
 /// short run writes nothing there.
 ///
-/// The line's estimate of the time left is the pace of the whole run so far in this process:
-/// the games it found played when it began (a resumed run) do not count as played fast, and
-/// a few long games in a row do not swing it as a short window would.
+/// The estimate of the time left, on the bar and in the line, is the pace of the whole run so
+/// far in this process: the games it found played when it began (a resumed run) do not count
+/// as played fast, and a few long games in a row do not swing it as a short window would.
 pub struct Progress {
     bar: ProgressBar,
     /// In a pipe or a log, when the last line was written (or the run began).
@@ -168,7 +168,13 @@ impl Progress {
     pub fn set_position(&self, done: u64) {
         self.start.get_or_init(|| (done, std::time::Instant::now()));
         self.bar.set_position(done);
-        let Some(last) = &self.log else { return };
+        let Some(last) = &self.log else {
+            self.bar
+                .set_message(self.left().map_or(String::new(), |left| {
+                    format!(", {} left", indicatif::HumanDuration(left))
+                }));
+            return;
+        };
         let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
         if last.elapsed() >= self.every {
             *last = std::time::Instant::now();
@@ -179,17 +185,20 @@ impl Progress {
     /// The run's progress in words: "2370 of 20000 games, about 8 hours left".
     fn line(&self) -> String {
         let (done, games) = (self.bar.position(), self.bar.length().unwrap_or(0));
-        match self
-            .start
-            .get()
-            .and_then(|&start| time_left(start, (done, std::time::Instant::now()), games))
-        {
+        match self.left() {
             Some(left) => format!(
                 "{done} of {games} games, about {} left",
                 indicatif::HumanDuration(left)
             ),
             None => format!("{done} of {games} games"),
         }
+    }
+
+    /// The time the games not yet played take at the run's pace so far (see [`time_left`]).
+    fn left(&self) -> Option<std::time::Duration> {
+        let (done, games) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        let start = *self.start.get()?;
+        time_left(start, (done, std::time::Instant::now()), games)
     }
 
     /// The run is over: the bar is cleared.
@@ -225,7 +234,7 @@ fn progress_every(games: u64, every: std::time::Duration, terminal: bool) -> Pro
     };
     bar.set_length(games);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games{msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     Progress {
@@ -276,6 +285,21 @@ mod tests {
         assert_eq!(p.line(), "200 of 200 games");
         assert!(progress_every(5, LOG_EVERY, true).log.is_none());
         assert!(progress_every(5, LOG_EVERY, false).log.is_some());
+    }
+
+    /// At a terminal the bar's time left is the same whole-run pace: a resumed run's first
+    /// position is where it began, not games played in no time.
+    #[test]
+    fn a_run_at_a_terminal_says_its_time_left_on_the_bar() {
+        let p = progress_every(200, LOG_EVERY, true);
+        p.set_position(150);
+        assert_eq!(p.bar.message(), "");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        p.set_position(175);
+        let msg = p.bar.message();
+        assert!(msg.starts_with(", ") && msg.ends_with(" left"), "{msg}");
+        p.set_position(200);
+        assert_eq!(p.bar.message(), "");
     }
 
     /// The time left is the pace since the run began here: the games a resumed run found
