@@ -2492,3 +2492,222 @@ fn a_run_killed_outright_keeps_its_shots_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The 6x6 puzzle of docs/FORMAT.md with a progress: `marks` are its rows.
+fn with_progress(marks: &str) -> String {
+    format!(
+        "name: tiny-6x6\nsize: 6x6\nfleet: 3 2 2 1 1 1\nrules: no-touch\ngrid:\n   2 1 2 2 0 3\n\
+         2  . < . . . .\n1  . . . . . .\n3  . . ~ . . m\n1  . . . . . .\n1  . . . . . .\n\
+         2  . . . . . .\nprogress:\n{marks}"
+    )
+}
+
+/// The solution of [`with_progress`]'s puzzle, as marks.
+const TINY_SOLVED: &str = "\
+~ * * ~ ~ ~
+~ ~ ~ ~ ~ *
+* ~ ~ * ~ *
+~ ~ ~ ~ ~ *
+* ~ ~ ~ ~ ~
+~ ~ * * ~ ~
+";
+
+#[test]
+fn check_says_right_so_far_wrong_or_solved() {
+    let empty = ". . . . . .\n".repeat(6);
+    let o = run(&["check", "-"], Some(&with_progress(&empty)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("correct so far: 0 cells marked"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["check", "-"], Some(&with_progress(TINY_SOLVED)));
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(0), "tiny-6x6: solved\n".into())
+    );
+    // A ship marked on A2 and water on A3: both wrong, both named, exit 1.
+    let wrong = TINY_SOLVED.replacen("~ ~ ~ ~ ~ *\n* ~", "* ~ ~ ~ ~ *\n~ ~", 1);
+    let o = run(&["check", "--json", "-"], Some(&with_progress(&wrong)));
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["mistakes"], serde_json::json!(["A2", "A3"]));
+    assert_eq!(
+        (v["correct"].as_bool(), v["solved"].as_bool()),
+        (Some(false), Some(false))
+    );
+    let o = run(&["check", "-"], Some(&with_progress(&wrong)));
+    assert!(
+        stdout(&o).contains("2 marks no solution has: A2 (marked a ship), A3 (marked water)"),
+        "{}",
+        stdout(&o)
+    );
+    // A puzzle with no solution says so, and exits 1.
+    let none = with_progress(&empty).replace("   2 1 2 2 0 3", "   2 1 2 2 0 4");
+    let o = run(&["check", "-"], Some(&none));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("has no solution"), "{}", stdout(&o));
+}
+
+#[test]
+fn hint_gives_the_easiest_step_and_mistakes_first() {
+    let empty = ". . . . . .\n".repeat(6);
+    let o = run(&["hint", "--json", "-"], Some(&with_progress(&empty)));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["solved"], false);
+    assert_eq!(v["mistakes"], serde_json::json!([]));
+    let step = &v["step"];
+    assert_eq!(step["tier"], 1);
+    assert!(step["text"].as_str().unwrap().len() > 10, "{step}");
+    // The '<' at B1 has water on its other sides and a ship cell to its right.
+    let ship: Vec<&str> = step["ship"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let water: Vec<&str> = step["water"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(!ship.is_empty() || !water.is_empty(), "{step}");
+    for c in ship {
+        assert!(
+            ["B1", "C1", "F2", "A3", "D3", "F3", "F4", "A5", "C6", "D6"].contains(&c),
+            "{c}"
+        );
+    }
+    // One mistake at a time, or all with --all; no step while a mark is wrong.
+    let wrong = empty.replacen(
+        ". . . . . .\n. . . . . .\n.",
+        ". . . . . .\n* . . . . .\n~",
+        1,
+    );
+    let o = run(&["hint", "--json", "-"], Some(&with_progress(&wrong)));
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (&v["mistakes"], &v["step"]),
+        (&serde_json::json!(["A2"]), &serde_json::Value::Null)
+    );
+    let o = run(&["hint", "--all", "-"], Some(&with_progress(&wrong)));
+    assert!(
+        stdout(&o).contains(
+            "fix these first, no solution has them: A2 (marked a ship), A3 (marked water)"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["hint", "-"], Some(&with_progress(TINY_SOLVED)));
+    assert_eq!(
+        (o.status.code(), stdout(&o)),
+        (Some(0), "tiny-6x6: solved: nothing left to hint\n".into())
+    );
+}
+
+#[test]
+fn hints_applied_one_by_one_solve_bundled_puzzles() {
+    for file in [
+        "puzzles/6x6/luke-0.txt",
+        "puzzles/10x10/rubin-113.txt",
+        "puzzles/15x15/luke-8.txt",
+    ] {
+        let mut text =
+            std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        for _ in 0..300 {
+            let o = run(&["hint", "--apply", "-"], Some(&text));
+            assert_eq!(o.status.code(), Some(0), "{file}: {}", stderr(&o));
+            text = stdout(&o);
+            if stderr(&o).contains("solved: nothing left to hint") {
+                break;
+            }
+        }
+        let o = run(&["check", "-"], Some(&text));
+        assert!(stdout(&o).ends_with(": solved\n"), "{file}: {}", stdout(&o));
+        // The progress is the recorded solution, cell for cell.
+        let v: serde_json::Value = serde_json::from_str(&stdout(&run(
+            &["convert", "--to", "json", "-"],
+            Some(&text),
+        )))
+        .unwrap();
+        let solution = v["solution"].as_array().unwrap();
+        let progress = v["progress"].as_array().unwrap();
+        let grid = v["grid"].as_array();
+        for (r, row) in progress.iter().enumerate() {
+            let marks: Vec<char> = row.as_str().unwrap().chars().collect();
+            let sol: Vec<char> = solution[r].as_str().unwrap().chars().collect();
+            let clue: Vec<char> = grid.map_or(vec!['.'; marks.len()], |g| {
+                g[r].as_str().unwrap().chars().collect()
+            });
+            for c in 0..marks.len() {
+                let ship = match clue[c] {
+                    '.' => marks[c] == '*',
+                    k => k != '~',
+                };
+                assert_eq!(ship, sol[c] != '.', "{file}: row {r} column {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_progress_is_refused_with_its_place() {
+    let cases = [
+        // A row one cell short.
+        (
+            with_progress(&". . . . . .\n".repeat(5))
+                .replace("progress:\n", "progress:\n. . . . .\n"),
+            "line 14, column 10: expected 6 cells in this progress row, found 5",
+        ),
+        // Five rows for six.
+        (
+            with_progress(&". . . . . .\n".repeat(5)),
+            "line 13, column 1: the progress has 5 rows for a height of 6",
+        ),
+        // An unknown symbol.
+        (
+            with_progress(&". . . . . .\n".repeat(5))
+                .replace("progress:\n", "progress:\n. . # . . .\n"),
+            "line 14, column 5: unknown progress symbol '#'",
+        ),
+        // A progress on a game state.
+        (
+            format!(
+                "size: 3x3\nfleet: 2\nshots:\nA1 miss\nprogress:\n{}",
+                ". . .\n".repeat(3)
+            ),
+            "line 5, column 1: invalid problem: a progress is a puzzle solver's marks",
+        ),
+    ];
+    for (text, want) in cases {
+        let o = run(&["check", "-"], Some(&text));
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert!(
+            stderr(&o).contains(&format!("<stdin>: {want}")),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn convert_keeps_the_progress() {
+    let marks = "~ * * ~ . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . ~\n";
+    let text = with_progress(&marks.replacen('*', "<", 1));
+    let json = stdout(&run(&["convert", "--to", "json", "-"], Some(&text)));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["progress"][0], "~**~..");
+    let back = stdout(&run(&["convert", "--to", "text", "-"], Some(&json)));
+    assert!(back.contains(&format!("progress:\n{marks}")), "{back}");
+    let o = run(&["convert", "--to", "puzlink", "-"], Some(&text));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("the progress is not written"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -49,6 +49,12 @@ enum Command {
     Solve(solve::Args),
     /// Grade a puzzle: easy, medium, hard or extreme, from the rules its solution needs.
     Grade(grade::Args),
+    /// Check a person's progress on a puzzle (its `progress:` marks): the marks no solution
+    /// has, or right so far, or solved. Exit 0 when nothing is wrong, 1 when something is.
+    Check(check::Args),
+    /// The next step from a person's progress on a puzzle: their mistakes first, else the
+    /// easiest logical deduction and why, else one cell of the solution, marked as search.
+    Hint(hint::Args),
     /// Count the layouts consistent with a problem (and so decide uniqueness).
     Count(count::Args),
     /// The exact probability of a ship on each cell, as a heat map.
@@ -105,6 +111,8 @@ fn run(cli: Cli) -> Result<bool> {
     match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Grade(args) => grade::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Hint(args) => hint::run(&args),
         Command::Count(args) => count::run(&args),
         Command::Probs(args) => probs::run(&args),
         Command::Best(args) => best::run(&args),

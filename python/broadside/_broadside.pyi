@@ -1,7 +1,7 @@
 """Type stubs of the extension module; ``broadside`` re-exports everything here."""
 
 import os
-from typing import Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +17,9 @@ Cell = Union[str, Tuple[int, int], int]
 in reading order (``row * cols + col``)."""
 Engine = Literal["auto", "enum", "sat", "dp"]
 PathLike = Union[str, "os.PathLike[str]"]
+Progress = Union[str, Sequence[str], npt.ArrayLike]
+"""A person's marks: the text format's symbols (``.`` open, ``~`` water, ``*`` a ship cell),
+as one string or a row a string, or a (rows, cols) integer array (0 open, 1 water, 2 ship)."""
 
 class Game:
     """What one side knows of a board: its size, fleet, rules, how sinkings are reported, and
@@ -101,6 +104,31 @@ class Game:
         ``None`` when no open cell can hold a ship."""
     def solve(self, engine: Engine = "auto") -> Optional[list[str]]:
         """One consistent layout as rows of the layout picture, or ``None``."""
+    @property
+    def progress(self) -> npt.NDArray[np.int8]:
+        """A person's marks on this puzzle (its file's ``progress:``): 0 open, 1 water, 2 a
+        ship cell."""
+    def check(
+        self,
+        progress: Optional[Progress] = None,
+        engine: Engine = "auto",
+        time_limit: Optional[float] = None,
+    ) -> dict[str, Any]:
+        """A person's marks judged against the puzzle's solutions: the fields of ``broadside
+        check --json`` (``correct``, ``solved``, ``mistakes`` as cell names, ``conflict``,
+        ``marked``, ``open``, ``solutions``, ``reasons``). ``None`` checks the puzzle's own
+        progress; ``time_limit`` (seconds) raises ``TimeoutError``."""
+    def hint(
+        self,
+        progress: Optional[Progress] = None,
+        all: bool = False,
+        engine: Engine = "auto",
+        time_limit: Optional[float] = None,
+    ) -> dict[str, Any]:
+        """The next step from a person's marks: the fields of ``broadside hint --json``
+        (``solved``, ``mistakes``, ``conflict``, ``step`` with ``rule``, ``tier``, ``search``,
+        ``text``, ``ship`` and ``water``). The first mistake (or ``all``) comes before any
+        step."""
     def to_text(self) -> str:
         """The state in the text format (a game record ``broadside probs`` reads)."""
     def to_json(self) -> str:

@@ -7,10 +7,13 @@
 //! - [`Board`]: a hidden layout placed by one of the library's placers, to fire at (the
 //!   Gymnasium environment's opponent).
 //! - [`sample`]: exactly uniform boards as a numpy array, drawn on every core.
-//! - [`solve`] and [`count`]: the puzzle questions for a file (or a `Game`).
+//! - [`solve`] and [`count`]: the puzzle questions for a file (or a `Game`); a puzzle's
+//!   `Game` also checks a person's progress and gives hints ([`progress`]).
 //!
 //! Long computations release the GIL. Every failure the command line reports as bad input
 //! raises `ValueError` with the command line's message.
+
+mod progress;
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -311,6 +314,16 @@ impl Game {
         Ok(())
     }
 
+    /// The problem with `progress` as its marks (its own when `None`).
+    fn with_progress(&self, progress: Option<&Bound<'_, PyAny>>) -> PyResult<Problem> {
+        let Some(progress) = progress else {
+            return Ok((*self.known.problem).clone());
+        };
+        let mut spec = self.spec().clone();
+        spec.progress = progress::marks_of(self.dims(), progress)?;
+        answer::build(spec).map_err(value_error)
+    }
+
     /// A game of `spec` that shares this one's counted positions (a `Board` view's book).
     fn sibling(&self, spec: ProblemSpec) -> PyResult<Game> {
         let mut game = Game::from_spec(spec)?;
@@ -598,6 +611,65 @@ impl Game {
         let h = py.detach(|| known.heat(engine, time_limit))?;
         let (cells, _) = h.map.best();
         Ok(cells.first().map(|&c| self.dims().cell_name(c)))
+    }
+
+    /// A person's marks on this puzzle (its file's `progress:` section), as an int8 array
+    /// (rows, cols): 0 open, 1 water, 2 a ship cell (the codes of `grid()`).
+    #[getter]
+    fn progress<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let d = self.dims();
+        let spec = self.spec();
+        let rows: Vec<Vec<i8>> = (0..d.height)
+            .map(|r| {
+                (0..d.width)
+                    .map(|c| progress::code(spec.mark(d.index(r, c))))
+                    .collect()
+            })
+            .collect();
+        PyArray2::from_vec2(py, &rows).map_err(value_error)
+    }
+
+    /// Checks a person's marks against the puzzle's solutions: a dict with the fields of
+    /// `broadside check --json` (`correct`, `solved`, `mistakes` as cell names such as "B7",
+    /// `conflict`, `marked`, `open`, `solutions`, `reasons`). `progress` is a string of the
+    /// text format's symbols (`.` open, `~` water, `*` a ship cell; spaces and line breaks
+    /// ignored), a list of row strings, or an integer array as `progress` returns; `None`
+    /// checks the puzzle's own progress. `time_limit` (seconds) raises `TimeoutError`.
+    #[pyo3(signature = (progress=None, engine="auto", time_limit=None))]
+    fn check<'py>(
+        &self,
+        py: Python<'py>,
+        progress: Option<&Bound<'py, PyAny>>,
+        engine: &str,
+        time_limit: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (engine, time_limit) = (engine_of(engine)?, duration(time_limit)?);
+        let problem = self.with_progress(progress)?;
+        let report = py
+            .detach(|| answer::check(&problem, engine, time_limit))
+            .map_err(progress::error)?;
+        progress::dict(py, &report)
+    }
+
+    /// The next step from a person's marks: a dict with the fields of `broadside hint
+    /// --json` (`solved`, `mistakes`, `conflict`, and `step` with `rule`, `tier`, `search`,
+    /// `text`, `ship` and `water` as cell names). Mistakes come first (the first, or `all`);
+    /// `progress` as for `check`.
+    #[pyo3(signature = (progress=None, all=false, engine="auto", time_limit=None))]
+    fn hint<'py>(
+        &self,
+        py: Python<'py>,
+        progress: Option<&Bound<'py, PyAny>>,
+        all: bool,
+        engine: &str,
+        time_limit: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (engine, time_limit) = (engine_of(engine)?, duration(time_limit)?);
+        let problem = self.with_progress(progress)?;
+        let report = py
+            .detach(|| answer::hint(&problem, engine, all, time_limit))
+            .map_err(progress::error)?;
+        progress::dict(py, &report)
     }
 
     /// One layout consistent with what is known, as rows of the layout picture (`<`, `>`,

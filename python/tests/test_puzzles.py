@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import broadside
@@ -64,3 +65,54 @@ def test_a_puzz_link_url_parses_as_its_puzzle():
 def test_a_puzz_link_url_goes_where_a_path_goes():
     url = "https://puzz.link/p?battleship/9/9/234223211141152114zzg6zy//d"
     assert broadside.Game.load(url).count() == 1
+
+
+def _solution_marks(g):
+    """The recorded solution of a puzzle as a progress string: ``*`` ship, ``~`` water."""
+    rows = json.loads(g.to_json())["solution"]
+    return "\n".join("".join("~" if c == "." else "*" for c in row) for row in rows)
+
+
+def test_check_and_hint_take_progress_as_text_or_array():
+    g = broadside.Game.load(PUZZLES / "10x10" / "rubin-113.txt")
+    assert g.progress.shape == (10, 10) and not g.progress.any()
+    r = g.check()
+    assert (r["correct"], r["solved"], r["mistakes"], r["solutions"]) == (True, False, [], 1)
+    solved = _solution_marks(g)
+    assert g.check(solved)["solved"]
+    # The same marks as a list of rows and as an array of codes.
+    rows = solved.split("\n")
+    assert g.check(rows)["solved"]
+    codes = np.array([[2 if c == "*" else 1 for c in row] for row in rows], dtype=np.int8)
+    assert g.check(codes)["solved"]
+    # A wrong mark is found, and a hint names it before any step.
+    codes[0, 0] = 2
+    r = g.check(codes)
+    assert (r["correct"], r["mistakes"]) == (False, ["A1"])
+    h = g.hint(codes)
+    assert (h["mistakes"], h["step"]) == (["A1"], None)
+    with pytest.raises(ValueError, match="progress"):
+        g.check("..")
+    with pytest.raises(ValueError, match="not a mark"):
+        g.check(np.full((10, 10), 7))
+
+
+def test_hints_applied_in_python_reach_the_solution():
+    g = broadside.Game.load(PUZZLES / "8x8" / "luke-1.txt")
+    marks = np.zeros(g.shape, dtype=np.int8)
+    rows, cols = g.shape
+    for _ in range(rows * cols):
+        h = g.hint(marks)
+        assert h["mistakes"] == []
+        if h["solved"]:
+            break
+        step = h["step"]
+        assert step["tier"] in (1, 2, 3, 4, 5) and step["text"]
+        for code, cells in ((2, step["ship"]), (1, step["water"])):
+            for name in cells:
+                r, c = int(name[1:]) - 1, ord(name[0]) - ord("A")
+                marks[r, c] = code
+    assert g.check(marks)["solved"]
+    truth = np.array([[c == "*" for c in row] for row in _solution_marks(g).split("\n")])
+    clues = g.grid()
+    assert ((np.where(clues == 0, marks, clues) == 2) == truth).all()

@@ -15,6 +15,7 @@ use crate::geom::Dims;
 use crate::layout::Layout;
 use crate::observe::{Observations, ShotError, ShotFacts, ShotResult};
 use crate::placement::{Placement, segment_at};
+use crate::progress::Know;
 use crate::rules::Rules;
 
 /// Where a problem came from: free text kept through conversions.
@@ -45,6 +46,9 @@ pub struct ProblemSpec {
     pub solution: Option<Layout>,
     /// The shots of a game so far (empty for a puzzle).
     pub observations: Observations,
+    /// A person's marks on a puzzle, one entry per cell, row-major ([`crate::progress`]).
+    /// Empty means none. The engines ignore them; `check` and `hint` read them.
+    pub progress: Vec<Know>,
     /// Name and source.
     pub meta: Meta,
 }
@@ -112,6 +116,18 @@ pub enum Invalid {
     /// The shots are not a possible record.
     #[error("{0}")]
     Shots(#[from] crate::observe::ShotError),
+    /// A progress given, but not one mark per cell.
+    #[error("{given} progress cells for a board of {cells}")]
+    ProgressLength {
+        /// Marks given.
+        given: usize,
+        /// Cells on the board.
+        cells: usize,
+    },
+    /// A progress given with the shots of a game: marks are a puzzle solver's, and a game's
+    /// cells are decided by firing at them.
+    #[error("a progress is a puzzle solver's marks; this problem is a game state, with shots")]
+    ProgressOnGame,
 }
 
 /// Every structural defect of a [`ProblemSpec`], in the order found.
@@ -163,6 +179,7 @@ impl ProblemSpec {
             clues: Vec::new(),
             solution: None,
             observations: Observations::default(),
+            progress: Vec::new(),
             meta: Meta::default(),
         }
     }
@@ -170,6 +187,11 @@ impl ProblemSpec {
     /// The clue at a cell.
     pub fn clue(&self, cell: usize) -> Option<Clue> {
         self.clues.get(cell).copied().flatten()
+    }
+
+    /// A person's mark at a cell ([`Know::Unknown`] where there is none).
+    pub fn mark(&self, cell: usize) -> Know {
+        self.progress.get(cell).copied().unwrap_or(Know::Unknown)
     }
 
     /// The row count of `row`, if given.
@@ -258,6 +280,15 @@ impl ProblemSpec {
                     height: d.height,
                 });
             }
+        }
+        if !self.progress.is_empty() && self.progress.len() != d.cells() {
+            errs.push(Invalid::ProgressLength {
+                given: self.progress.len(),
+                cells: d.cells(),
+            });
+        }
+        if !self.progress.is_empty() && !self.observations.shots.is_empty() {
+            errs.push(Invalid::ProgressOnGame);
         }
         if let Some(sol) = &self.solution
             && let Err(e) = sol.fits(d, &self.fleet)

@@ -35,6 +35,11 @@ pub fn run(args: &Args) -> Result<bool> {
             .collect::<Result<Vec<_>>>()?,
         _ => Vec::new(),
     };
+    if matches!(to, To::Puzlink) && specs.iter().any(|s| !s.progress.is_empty()) {
+        eprintln!(
+            "broadside: note: a puzz.link URL holds the puzzle only; the progress is not written"
+        );
+    }
     let mut printer = Printer::new(false);
     let w = printer.out();
     for (i, spec) in specs.iter().enumerate() {

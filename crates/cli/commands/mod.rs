@@ -6,11 +6,13 @@
 pub mod accuracy;
 pub mod advise;
 pub mod best;
+pub mod check;
 pub mod convert;
 pub mod count;
 pub mod gains;
 pub mod generate;
 pub mod grade;
+pub mod hint;
 pub mod r#match;
 pub mod optimal;
 pub mod play;

@@ -1,8 +1,8 @@
 //! Answers to the questions broadside is asked, as typed reports.
 //!
 //! Each question is one function over a built [`Problem`]: [`solve()`], [`count()`],
-//! [`probs()`], [`best()`], [`explain()`], [`grade()`], [`sample()`], [`estimate()`] and
-//! [`validate()`]; [`summarize()`] and [`compare()`] read the games of simulations. Each returns a report that
+//! [`probs()`], [`best()`], [`explain()`], [`grade()`], [`check()`], [`hint()`], [`sample()`],
+//! [`estimate()`] and [`validate()`]; [`summarize()`] and [`compare()`] read the games of simulations. Each returns a report that
 //! serializes to exactly the JSON the command line prints with `--json` (`docs/JSON.md`), so
 //! a program, a web server or a Python binding gets the same answer as a person at the
 //! terminal. Reports say whether they are a yes ([`SolveReport::answered`] and the like):
@@ -33,6 +33,7 @@
 mod count;
 mod logic;
 mod probs;
+mod progress;
 mod sample;
 mod solve;
 mod summarize;
@@ -44,6 +45,7 @@ pub use logic::{
 pub use probs::{
     Best, BestCell, BestReport, HeatReport, NoMap, ProbsReport, best, best_in, probs, probs_in,
 };
+pub use progress::{CheckReport, HintReport, HintStep, SEARCH_TIER, check, hint};
 pub use sample::{
     Drawn, Ending, SampleOptions, SampleReport, ValidateReport, estimate, sample, validate,
     validate_samples,

@@ -7,8 +7,9 @@
 //! ```
 //!
 //! `grid` rows use the text format's cell symbols; `rows` and `cols` may hold `null` for an
-//! unknown count, and may be omitted, like `grid`, `solution`, `name`, `source` and `shapes`
-//! (an object from polyomino name to art, e.g. `{"L": "#./##"}`).
+//! unknown count, and may be omitted, like `grid`, `progress` (a person's marks, one string
+//! per row, as the text format's `progress:` section), `solution`, `name`, `source` and
+//! `shapes` (an object from polyomino name to art, e.g. `{"L": "#./##"}`).
 
 use std::collections::BTreeMap;
 
@@ -19,6 +20,7 @@ use crate::fleet::Fleet;
 use crate::geom::Dims;
 use crate::layout::Layout;
 use crate::problem::{Meta, ProblemSpec};
+use crate::progress::Know;
 use crate::rules::Rules;
 use crate::shape::Shape;
 
@@ -61,6 +63,9 @@ pub struct JsonProblem {
     /// The shots in order, as the text format writes them (`"B5 hit"`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shots: Vec<String>,
+    /// A person's marks, one string per row of `.`, `~` and `*` (segment symbols read as `*`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub progress: Vec<String>,
     /// A solution in the layout grid form.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub solution: Vec<String>,
@@ -103,6 +108,7 @@ impl JsonProblem {
                 .iter()
                 .map(|s| crate::observe::print_shot(d, &spec.fleet, s))
                 .collect(),
+            progress: crate::progress::rows(&spec.progress, d.width),
             solution: spec
                 .solution
                 .as_ref()
@@ -164,6 +170,31 @@ impl JsonProblem {
                 clues.clear();
             }
         }
+        let mut progress = Vec::new();
+        if !self.progress.is_empty() {
+            if self.progress.len() != dims.height {
+                return Err(format!(
+                    "progress: {} rows for a height of {}",
+                    self.progress.len(),
+                    dims.height
+                ));
+            }
+            for (r, row) in self.progress.iter().enumerate() {
+                let syms: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+                if syms.len() != dims.width {
+                    return Err(format!(
+                        "progress row {r}: {} cells for a width of {}",
+                        syms.len(),
+                        dims.width
+                    ));
+                }
+                for ch in syms {
+                    progress.push(Know::from_symbol(ch).ok_or_else(|| {
+                        format!("progress row {r}: unknown progress symbol {ch:?}")
+                    })?);
+                }
+            }
+        }
         let solution = if self.solution.is_empty() {
             None
         } else {
@@ -199,6 +230,7 @@ impl JsonProblem {
             clues,
             solution,
             observations,
+            progress,
             meta: Meta {
                 name: self.name,
                 source: self.source,

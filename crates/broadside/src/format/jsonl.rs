@@ -91,6 +91,7 @@ fn record(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
         clues,
         solution,
         observations: Default::default(),
+        progress: Vec::new(),
         meta: Meta {
             name: r.id,
             source: r.source,

@@ -445,6 +445,7 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
         },
         solution: None,
         observations: Default::default(),
+        progress: Vec::new(),
         meta: Default::default(),
     };
     super::described(spec, ln)

@@ -31,8 +31,10 @@
 //! one line per row: an optional row count (integer or `?`) and the row's cells, separated by
 //! spaces or written together. Cell symbols: `.` no clue, `~` water, `*` a ship segment of
 //! unknown kind, `o < > ^ v m` the segment kinds (single, left/right end, top/bottom end,
-//! middle), `#` a rock (blocked). Without `grid:` the board is empty. `solution:` gives a
-//! layout in the [`Layout`] grid form.
+//! middle), `#` a rock (blocked). Without `grid:` the board is empty. `progress:` gives a
+//! person's marks on a puzzle, one line per row of the grid's symbols (`.` nothing yet, `~`
+//! water, `*` or a segment symbol a ship cell; see [`crate::progress`]), written back with `*`
+//! for every ship cell. `solution:` gives a layout in the [`Layout`] grid form.
 
 use crate::clue::Clue;
 use crate::fleet::Fleet;
@@ -40,6 +42,7 @@ use crate::geom::Dims;
 use crate::layout::Layout;
 use crate::observe::{Observations, ShotError, Sinking, parse_shot, print_shot};
 use crate::problem::{Invalid, Meta, ProblemError, ProblemSpec};
+use crate::progress::Know;
 use crate::rules::Rules;
 use crate::shape::Shape;
 
@@ -51,6 +54,7 @@ enum Section {
     Grid,
     Solution,
     Shots,
+    Progress,
 }
 
 /// Parses one problem in the text format.
@@ -95,6 +99,10 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     let mut row_at: Vec<(usize, usize)> = Vec::new();
     let mut solution_rows: Vec<(String, usize)> = Vec::new();
     let mut shot_lines: Vec<(String, usize, usize)> = Vec::new();
+    let mut progress: Vec<Know> = Vec::new();
+    // Where `progress:` was written, and how many rows followed it.
+    let mut progress_at: Option<usize> = None;
+    let mut progress_rows = 0;
     let mut sinking = Sinking::None;
     let mut last_line = 0;
     // Header keys given so far, with their lines.
@@ -122,13 +130,25 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
             section = Section::Solution;
             continue;
         }
+        if lower == "progress:" {
+            if let Some(first) = progress_at {
+                return Err(ParseError::new(
+                    ln,
+                    indent + 1,
+                    format!("'progress:' is given twice (first on line {first})"),
+                ));
+            }
+            section = Section::Progress;
+            progress_at = Some(ln);
+            continue;
+        }
         match section {
             Section::Header => {
                 let Some((key, value)) = trimmed.split_once(':') else {
                     return Err(ParseError::new(
                         ln,
                         indent + 1,
-                        "expected 'key: value', 'grid:' or 'solution:'",
+                        "expected 'key: value', 'grid:', 'shots:', 'progress:' or 'solution:'",
                     ));
                 };
                 let vcol =
@@ -259,6 +279,52 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                 grid_rows.push((count, row, has_count));
                 row_at.push((ln, tokens.first().map_or(indent + 1, |t| t.0)));
             }
+            Section::Progress => {
+                let d = dims.ok_or_else(|| {
+                    ParseError::new(ln, 1, "'size:' must come before 'progress:'")
+                })?;
+                if progress_rows == d.height {
+                    return Err(ParseError::new(
+                        ln,
+                        indent + 1,
+                        format!("more than {} progress rows", d.height),
+                    ));
+                }
+                let mut cells = Vec::with_capacity(d.width);
+                for (col, tok) in tokenize(line) {
+                    for (k, ch) in tok.chars().enumerate() {
+                        if cells.len() == d.width {
+                            return Err(ParseError::new(
+                                ln,
+                                col + k,
+                                format!("expected {} cells in this progress row", d.width),
+                            ));
+                        }
+                        cells.push(Know::from_symbol(ch).ok_or_else(|| {
+                            ParseError::new(
+                                ln,
+                                col + k,
+                                format!(
+                                    "unknown progress symbol {ch:?}: expected . (nothing yet), ~ (water), or * or a segment symbol (a ship cell)"
+                                ),
+                            )
+                        })?);
+                    }
+                }
+                if cells.len() != d.width {
+                    return Err(ParseError::new(
+                        ln,
+                        line.chars().count() + 1,
+                        format!(
+                            "expected {} cells in this progress row, found {}",
+                            d.width,
+                            cells.len()
+                        ),
+                    ));
+                }
+                progress.extend(cells);
+                progress_rows += 1;
+            }
             Section::Solution => solution_rows.push((trimmed.to_string(), ln)),
             Section::Shots => shot_lines.push((trimmed.to_string(), ln, indent)),
         }
@@ -276,6 +342,18 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
             format!(
                 "the grid has {} rows for a height of {}",
                 grid_rows.len(),
+                dims.height
+            ),
+        ));
+    }
+    if let Some(at) = progress_at
+        && progress_rows != dims.height
+    {
+        return Err(ParseError::new(
+            at,
+            1,
+            format!(
+                "the progress has {progress_rows} rows for a height of {}",
                 dims.height
             ),
         ));
@@ -319,6 +397,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         clues,
         solution,
         observations: Observations { sinking, shots },
+        progress,
         meta,
     };
     // A problem the parser read but that describes no board: say where, as for a typo.
@@ -338,6 +417,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         Invalid::ColCountTooLarge { col, .. } => col_count_at[*col],
         Invalid::EmptyFleet => (fline, fcol),
         Invalid::Solution(_) => (solution_rows[0].1, 1),
+        Invalid::ProgressOnGame | Invalid::ProgressLength { .. } => (progress_at.unwrap_or(1), 1),
         // The second shot at a cell fired at twice; the shot at the cell otherwise.
         Invalid::Shots(e @ ShotError::Twice(_)) => e
             .cell()
@@ -454,6 +534,14 @@ pub fn print(spec: &ProblemSpec) -> String {
         out.push_str("shots:\n");
         for shot in &spec.observations.shots {
             out.push_str(&print_shot(spec.dims, &spec.fleet, shot));
+            out.push('\n');
+        }
+    }
+    if !spec.progress.is_empty() {
+        out.push_str("progress:\n");
+        for row in crate::progress::rows(&spec.progress, spec.dims.width) {
+            let spaced: Vec<String> = row.chars().map(|c| c.to_string()).collect();
+            out.push_str(&spaced.join(" "));
             out.push('\n');
         }
     }

@@ -87,6 +87,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         clues,
         solution: None,
         observations: Default::default(),
+        progress: Vec::new(),
         meta: Meta::default(),
     })
 }

@@ -27,6 +27,7 @@ impl Solver {
                     changed: false,
                     tier: 1,
                     per_tier: [0; 4],
+                    max_steps: 0,
                 };
                 let result = self.propagate(&mut trial, 3, &mut quiet);
                 if result.is_ok() {

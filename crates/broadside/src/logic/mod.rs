@@ -40,16 +40,7 @@ use crate::rules::Rules;
 
 use solver::{Out, Solver};
 
-/// What is known of a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Know {
-    /// Nothing yet.
-    Unknown,
-    /// No ship.
-    Water,
-    /// A ship cell.
-    Ship,
-}
+pub use crate::progress::Know;
 
 /// A difficulty grade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -129,13 +120,19 @@ pub enum LogicUnsupported {
     Model,
 }
 
+/// The logical solver on `problem` with the tiers up to `max_tier`, from the clues and the
+/// cells in `known`; `steps` is how many steps to record (0 records none, and goes to the end).
 fn run(
     problem: &Problem,
     max_tier: u8,
-    explain: bool,
+    steps: usize,
     known: Option<&[Know]>,
 ) -> Result<Outcome, LogicUnsupported> {
-    let s = Solver::new(problem)?;
+    Ok(run_on(&Solver::new(problem)?, max_tier, steps, known))
+}
+
+/// [`run`] on a solver already made.
+fn run_on(s: &Solver, max_tier: u8, steps: usize, known: Option<&[Know]>) -> Outcome {
     let mut g = s.start.clone();
     let mut contradiction = false;
     if let Some(known) = known {
@@ -147,12 +144,14 @@ fn run(
             }
         }
     }
+    let max_steps = steps;
     let mut steps = Vec::new();
     let mut out = Out {
-        steps: explain.then_some(&mut steps),
+        steps: (max_steps > 0).then_some(&mut steps),
         changed: false,
         tier: 1,
         per_tier: [0; 4],
+        max_steps,
     };
     let contradiction =
         contradiction || s.propagate(&mut g, max_tier.clamp(1, 4), &mut out).is_err();
@@ -168,7 +167,7 @@ fn run(
         (true, 2) => Grade::Medium,
         _ => Grade::Easy,
     };
-    Ok(Outcome {
+    Outcome {
         steps,
         grid: g,
         solved,
@@ -176,7 +175,7 @@ fn run(
         top_tier,
         decided_by_tier: per_tier,
         grade,
-    })
+    }
 }
 
 /// Whether the logical solver takes the problem: straight ships that never touch, no sonar.
@@ -189,13 +188,22 @@ pub fn supports(p: &Problem) -> Result<(), LogicUnsupported> {
 
 /// Solves `problem` with the tiers up to `max_tier` (1 to 4), recording every step.
 pub fn solve(problem: &Problem, max_tier: u8) -> Result<Outcome, LogicUnsupported> {
-    run(problem, max_tier, true, None)
+    run(problem, max_tier, usize::MAX, None)
+}
+
+/// The next deduction from the clues and the cells in `known` (one per cell, row-major: a
+/// person's marks, say): the step of the lowest tier that decides an undecided cell, as
+/// [`solve`] would record it from there. The outcome's `steps` holds that one step, or none
+/// when the rules decide nothing more (or meet a contradiction: `contradiction` says which);
+/// its grid is what is known after the step.
+pub fn next_step(problem: &Problem, known: &[Know]) -> Result<Outcome, LogicUnsupported> {
+    run(problem, 4, 1, Some(known))
 }
 
 /// Solves `problem` with the tiers up to `max_tier` as fast as possible, recording no steps;
 /// the grid and the grade are those of [`solve`].
 pub fn deduce(problem: &Problem, max_tier: u8) -> Result<Outcome, LogicUnsupported> {
-    run(problem, max_tier, false, None)
+    run(problem, max_tier, 0, None)
 }
 
 /// [`deduce`] starting from cells already known to follow from the problem (a grid an
@@ -206,7 +214,32 @@ pub fn deduce_from(
     max_tier: u8,
     known: &[Know],
 ) -> Result<Outcome, LogicUnsupported> {
-    run(problem, max_tier, false, Some(known))
+    run(problem, max_tier, 0, Some(known))
+}
+
+/// Of the assumptions `trials` (a cell and its value), the one that, added to the clues and
+/// the cells in `known`, lets the tiers up to `max_tier` decide the most cells, without a
+/// contradiction (the earliest of equals); `None` when every trial meets one. A search hint
+/// reveals such a cell: the one that helps the rules most.
+pub fn most_telling(
+    problem: &Problem,
+    max_tier: u8,
+    known: &[Know],
+    trials: &[(usize, Know)],
+) -> Result<Option<(usize, Know)>, LogicUnsupported> {
+    let s = Solver::new(problem)?;
+    let mut g = known.to_vec();
+    let mut best: Option<(usize, (usize, Know))> = None;
+    for &(cell, k) in trials {
+        let old = std::mem::replace(&mut g[cell], k);
+        let o = run_on(&s, max_tier, 0, Some(&g));
+        g[cell] = old;
+        let decided = o.grid.iter().filter(|&&k| k != Know::Unknown).count();
+        if !o.contradiction && best.is_none_or(|b| decided > b.0) {
+            best = Some((decided, (cell, k)));
+        }
+    }
+    Ok(best.map(|b| b.1))
 }
 
 /// [`deduce`] with every tier: what [`grade`] reports.

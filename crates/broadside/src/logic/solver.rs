@@ -47,6 +47,17 @@ pub(super) struct Out<'a> {
     pub(super) changed: bool,
     pub(super) tier: u8,
     pub(super) per_tier: [usize; 4],
+    /// The most steps to record: propagation stops once it has recorded this many.
+    pub(super) max_steps: usize,
+}
+
+impl Out<'_> {
+    /// Whether the steps recorded have reached [`Out::max_steps`].
+    fn enough(&self) -> bool {
+        self.steps
+            .as_deref()
+            .is_some_and(|s| s.len() >= self.max_steps)
+    }
 }
 
 pub(super) struct Solver {
@@ -77,11 +88,7 @@ impl Solver {
             })
             .collect();
         let start = (0..d.cells())
-            .map(|c| match spec.clue(c) {
-                Some(Clue::Water | Clue::Blocked) => Know::Water,
-                Some(_) => Know::Ship,
-                None => Know::Unknown,
-            })
+            .map(|c| spec.clue(c).map_or(Know::Unknown, Know::of_clue))
             .collect();
         let mut lines = Vec::new();
         for r in 0..d.height {
@@ -403,7 +410,7 @@ impl Solver {
                     break;
                 }
             }
-            if !out.changed {
+            if !out.changed || out.enough() {
                 return Ok(());
             }
         }
