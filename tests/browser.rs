@@ -143,6 +143,58 @@ impl Browser {
         }
     }
 
+    /// Waits until the puzzle page has no request in flight and has a puzzle open.
+    fn settle_puzzle(&self) {
+        let start = Instant::now();
+        loop {
+            let idle = self.run(
+                "return !!window.broadside && !window.broadside.busy \
+                 && document.getElementById('pname').textContent !== ''",
+            );
+            if idle == json!(true) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the puzzle page never settled"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    /// Types `text` into the input `css` selects, replacing what it held.
+    fn type_into(&self, css: &str, text: &str) {
+        let e = self.call(
+            "POST",
+            &format!("/session/{}/element", self.session),
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = e
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .expect("an element")
+            .to_string();
+        self.call(
+            "POST",
+            &format!("/session/{}/element/{id}/clear", self.session),
+            Some(json!({})),
+        );
+        self.call(
+            "POST",
+            &format!("/session/{}/element/{id}/value", self.session),
+            Some(json!({"text": text})),
+        );
+    }
+
+    fn size(&self, width: u32, height: u32) {
+        self.call(
+            "POST",
+            &format!("/session/{}/window/rect", self.session),
+            Some(json!({"width": width, "height": height})),
+        );
+    }
+
     fn screenshot(&self, path: &Path) {
         let v = self.call(
             "GET",
@@ -344,4 +396,144 @@ fn the_page_shows_the_cli_s_numbers_in_a_real_browser() {
         "{message}"
     );
     assert_eq!(page_equals_cli(&b), 3);
+}
+
+/// The solution of `broadside generate` with these options, as one string of `*` (ship) and
+/// `.` (water) in reading order.
+fn generated_solution(size: &str, difficulty: &str, seed: &str) -> String {
+    let out = cli::run(
+        &[
+            "generate",
+            "--size",
+            size,
+            "--difficulty",
+            difficulty,
+            "--seed",
+            seed,
+        ],
+        "",
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let json = cli::run(&["convert", "--to", "json", "-"], &text);
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    v["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| {
+            r.as_str()
+                .unwrap()
+                .chars()
+                .map(|c| if c == '.' { '.' } else { '*' })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "drives headless Chromium; .ci/run runs it in release mode"]
+fn a_puzzle_is_generated_and_solved_by_hints_on_the_page() {
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        eprintln!(
+            "SKIPPED the puzzle page test: {CHROMIUM} and {CHROMEDRIVER} are needed \
+             (apt-get install chromium chromium-driver)"
+        );
+        return;
+    }
+    let server = Server::start(&[]);
+    let b = Browser::start();
+    b.go(&format!("http://{}/puzzle", server.addr));
+    b.settle_puzzle();
+    // A 10x10 hard puzzle, generated on the page.
+    b.type_into("#gsize", "10x10");
+    b.click("#gdiff option[value=hard]");
+    b.type_into("#gseed", "7");
+    b.click("#generate");
+    b.settle_puzzle();
+    let title = b.run("return document.getElementById('pname').textContent");
+    assert!(
+        title.as_str().unwrap().starts_with("gen-10x10-hard-s7"),
+        "{title}"
+    );
+    let truth = generated_solution("10x10", "hard", "7");
+    // Hint after hint: each shows its cells and its sentence, the second press fills them in.
+    let mut hints = 0;
+    while b.run("return window.broadside.solved") != json!(true) {
+        hints += 1;
+        assert!(hints <= 100, "100 hints and the puzzle is not solved");
+        b.click("#hint");
+        b.settle_puzzle();
+        if b.run("return window.broadside.solved") == json!(true) {
+            break;
+        }
+        let lit = b.run("return window.broadside.lit()");
+        let lit: Vec<String> = serde_json::from_value(lit).unwrap();
+        assert!(!lit.is_empty(), "hint {hints} lit no cell");
+        let message = b.run("return window.broadside.message");
+        let message = message.as_str().unwrap();
+        assert!(message.contains("So: "), "hint {hints}: {message}");
+        if hints == 12 {
+            b.screenshot(Path::new("target/puzzle-page.png"));
+        }
+        b.click("#hint");
+        b.settle_puzzle();
+        // What the hint filled in is the solution's.
+        let marks = b.run("return window.broadside.marks()");
+        let marks = marks.as_str().unwrap();
+        for name in &lit {
+            let col = (name.as_bytes()[0] - b'A') as usize;
+            let row: usize = name[1..].parse().unwrap();
+            let i = (row - 1) * 10 + col;
+            let want = if truth.as_bytes()[i] == b'*' {
+                b'2'
+            } else {
+                b'1'
+            };
+            assert_eq!(marks.as_bytes()[i], want, "hint {hints}: {name}");
+        }
+    }
+    let message = b.run("return window.broadside.message");
+    assert!(
+        message.as_str().unwrap().starts_with("Solved in"),
+        "{message}"
+    );
+    eprintln!("the 10x10 hard puzzle of seed 7 took {hints} hints on the page");
+    // One wrong mark: a water cell of the solution marked a ship, which Check flags.
+    let wrong = (0..100)
+        .find(|&i| {
+            truth.as_bytes()[i] == b'.'
+                && b.run(&format!(
+                    "return document.querySelector('rect.cell[data-cell={}{}]').dataset.state",
+                    (b'A' + (i % 10) as u8) as char,
+                    i / 10 + 1
+                )) == json!("water")
+        })
+        .expect("a water cell");
+    let cell = format!("{}{}", (b'A' + (wrong % 10) as u8) as char, wrong / 10 + 1);
+    b.click("#tapmode option[value=ship]");
+    b.click(&format!("rect.cell[data-cell={cell}]"));
+    b.settle_puzzle();
+    b.click("#check");
+    b.settle_puzzle();
+    assert_eq!(b.run("return window.broadside.wrong()"), json!([cell]));
+    let message = b.run("return window.broadside.message");
+    assert!(
+        message.as_str().unwrap().starts_with("1 wrong cell"),
+        "{message}"
+    );
+    // The marks survive a reload.
+    let marks = b.run("return window.broadside.marks()");
+    let url = b.run("return location.href");
+    b.go(url.as_str().unwrap());
+    b.settle_puzzle();
+    assert_eq!(b.run("return window.broadside.marks()"), marks);
+    // A phone-sized window still shows the whole board.
+    b.size(390, 844);
+    b.settle_puzzle();
+    let fits = b.run(
+        "const r = document.getElementById('board').getBoundingClientRect(); \
+         return r.right <= window.innerWidth && r.width > 250",
+    );
+    assert_eq!(fits, json!(true));
+    b.screenshot(Path::new("target/puzzle-page-phone.png"));
 }

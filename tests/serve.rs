@@ -637,3 +637,100 @@ fn a_huge_thread_count_is_a_number_of_permits() {
         assert!(kib < 200 * 1024, "{kib} KiB resident");
     }
 }
+
+#[test]
+fn the_puzzle_page_and_its_api_answer_what_the_cli_prints() {
+    let server = Server::start(&[]);
+    let get = |path: &str| request(&server.addr, "GET", path, None).unwrap();
+    let post = |path: &str, body: &str| {
+        request(&server.addr, "POST", path, Some(body.as_bytes())).unwrap()
+    };
+    let r = get("/puzzle");
+    assert_eq!(r.status, 200);
+    assert!(r.body.contains("<title>broadside"));
+    assert!(!r.body.contains("http://") && !r.body.contains("https://"));
+    for asset in ["/puzzle.js", "/favicon.svg"] {
+        assert_eq!(get(asset).status, 200, "{asset}");
+    }
+    // The bundled puzzles, and one of them without its solution.
+    let list: serde_json::Value = serde_json::from_str(&get("/api/puzzles").body).unwrap();
+    let list = list.as_array().unwrap();
+    assert!(list.len() > 400, "{} puzzles", list.len());
+    assert!(list.iter().any(|p| p["id"] == "external/rubin303.jsonl#1"));
+    let r = get("/api/puzzle?id=10x10/rubin-113.txt");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(v["problem"]["name"], "rubin-113");
+    assert!(v["problem"].get("solution").is_none(), "{}", r.body);
+    assert_eq!(
+        v["lengths"],
+        serde_json::json!([4, 3, 3, 2, 2, 2, 1, 1, 1, 1])
+    );
+    assert_eq!(get("/api/puzzle?id=nope").status, 404);
+    // Hint, check, grade and convert are the CLI's.
+    let file = std::fs::read_to_string("puzzles/10x10/rubin-113.txt").unwrap();
+    let progress = ". . . . . . . . . .\n".repeat(6)
+        + "~ ~ * . . . . . . .\n"
+        + &". . . . . . . . . .\n".repeat(3);
+    let body = file.replace("solution:", &format!("progress:\n{progress}solution:"));
+    for (path, args) in [
+        ("/api/hint", vec!["hint", "--json", "-"]),
+        ("/api/hint?all=1", vec!["hint", "--all", "--json", "-"]),
+        ("/api/check", vec!["check", "--json", "-"]),
+        ("/api/grade", vec!["grade", "--json", "-"]),
+        (
+            "/api/convert?to=puzlink",
+            vec!["convert", "--to", "puzlink", "-"],
+        ),
+        ("/api/convert?to=text", vec!["convert", "--to", "text", "-"]),
+    ] {
+        let (want, _, _) = cli(&args, Some(&body));
+        let r = post(path, &body);
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        assert_eq!(r.body, want, "{path}");
+    }
+    let v: serde_json::Value = serde_json::from_str(&post("/api/check", &body).body).unwrap();
+    assert_eq!(v["mistakes"], serde_json::json!(["C7"]));
+    // A generated puzzle is the one `broadside generate` makes with the same seed.
+    let r = post("/api/generate?size=8x8&difficulty=easy&seed=3", "");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let page: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    let (text, _, _) = cli(
+        &[
+            "generate",
+            "--size",
+            "8x8",
+            "--difficulty",
+            "easy",
+            "--seed",
+            "3",
+        ],
+        None,
+    );
+    let (json, _, _) = cli(&["convert", "--to", "json", "-"], Some(&text));
+    let mut want: serde_json::Value = serde_json::from_str(&json).unwrap();
+    want.as_object_mut().unwrap().remove("solution");
+    assert_eq!(page["problem"], want);
+    // What the page may send wrong is refused with the CLI's words.
+    let bad = body.replace("~ ~ * . .", "~ ~ # . .");
+    let r = post("/api/hint", &bad);
+    assert_eq!(r.status, 400);
+    assert!(
+        r.body
+            .contains("line 25, column 5: unknown progress symbol '#'"),
+        "{}",
+        r.body
+    );
+    for query in [
+        "size=100x100",
+        "size=ten",
+        "difficulty=fiendish",
+        "seed=-1",
+        "fleet=abc",
+    ] {
+        let r = post(&format!("/api/generate?{query}"), "");
+        assert_eq!(r.status, 400, "{query}: {}", r.body);
+    }
+    assert_eq!(get("/api/hint").status, 405);
+    assert_eq!(post("/api/puzzles", "").status, 405);
+}

@@ -30,6 +30,15 @@ impl Reply {
         ]))
     }
 
+    /// 200 with plain text.
+    pub fn text(body: String) -> Reply {
+        Reply {
+            status: 200,
+            content_type: "text/plain; charset=utf-8",
+            body,
+        }
+    }
+
     /// 200 with a static asset of the page.
     pub fn asset(content_type: &'static str, body: &str) -> Reply {
         Reply {

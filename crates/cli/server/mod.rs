@@ -1,5 +1,6 @@
-//! The web server of `broadside serve`: a local page with the live exact heat map, and its
-//! JSON API (`docs/SERVE.md`). Every asset is in the binary.
+//! The web server of `broadside serve`: a local page with the live exact heat map, a page to
+//! solve puzzles with hints and checks, and their JSON API (`docs/SERVE.md`). Every asset is
+//! in the binary.
 //!
 //! - [`accept`]: connections taken in, with timeouts, and relayed to `tiny_http`;
 //! - [`http`]: the reply and the query string;
@@ -7,7 +8,8 @@
 //! - [`cache`]: answers kept, so a state asked again answers at once;
 //! - [`books`]: the heat maps of positions counted, per game, so a position met again in
 //!   any request (or its mirror image) is looked up;
-//! - [`matches`]: games against the computer, whose hidden fleets stay on the server.
+//! - [`matches`]: games against the computer, whose hidden fleets stay on the server;
+//! - [`puzzles`]: the puzzle page's bundled puzzles, checks, hints and generation.
 //!
 //! Requests are answered by a pool of threads; each is guarded, so a request that fails
 //! answers 500 and the server goes on serving.
@@ -17,6 +19,7 @@ mod books;
 mod cache;
 mod http;
 mod matches;
+mod puzzles;
 mod routes;
 
 use std::io::{Read, Write};

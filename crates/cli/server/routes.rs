@@ -1,7 +1,8 @@
 //! The routes: each request's path and method to its answer. The API is the CLI's:
 //! `POST /api/probs` and `POST /api/best` take a game record (any format the CLI reads) and
 //! answer exactly what `probs --json` and `best --json` print for it; `POST /api/svg` draws
-//! the map as `probs --svg` does; the match routes are in [`super::matches`].
+//! the map as `probs --svg` does; the match routes are in [`super::matches`], the puzzle
+//! page's in [`super::puzzles`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,15 +17,31 @@ use broadside::{CountOptions, Engine, ProblemSpec};
 
 use super::Server;
 use super::http::{Reply, query};
+use super::puzzles;
 use crate::args::seconds;
 use crate::report::json_document;
 
-/// The page and its assets, built into the binary.
-const ASSETS: [(&str, &str, &str); 3] = [
+/// The pages and their assets, built into the binary.
+const ASSETS: [(&str, &str, &str); 6] = [
     (
         "/",
         "text/html; charset=utf-8",
         include_str!("web/index.html"),
+    ),
+    (
+        "/puzzle",
+        "text/html; charset=utf-8",
+        include_str!("web/puzzle.html"),
+    ),
+    (
+        "/puzzle.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/puzzle.js"),
+    ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_str!("web/favicon.svg"),
     ),
     (
         "/app.js",
@@ -38,13 +55,20 @@ const ASSETS: [(&str, &str, &str); 3] = [
     ),
 ];
 
-/// The paths that answer a POST.
-const POSTS: [&str; 5] = [
+/// The API's paths: a method they do not answer is refused with 405.
+const API: [&str; 12] = [
     "/api/probs",
     "/api/best",
     "/api/svg",
     "/api/match",
     "/api/match/fire",
+    "/api/check",
+    "/api/hint",
+    "/api/grade",
+    "/api/convert",
+    "/api/generate",
+    "/api/puzzle",
+    "/api/puzzles",
 ];
 
 /// Routes one request.
@@ -81,10 +105,18 @@ pub fn route(server: &Server, method: &str, url: &str, body: &str) -> Arc<Reply>
                     _ => svg(server, &q, specs),
                 });
         }
+        ("GET", "/api/puzzles", _) => puzzles::list(),
+        ("GET", "/api/puzzle", _) => puzzles::puzzle(&q),
+        ("POST", "/api/puzzle", _) => puzzles::parse(body),
+        ("POST", "/api/check", _) => puzzles::check(server, body),
+        ("POST", "/api/hint", _) => puzzles::hint(server, &q, body),
+        ("POST", "/api/grade", _) => puzzles::grade(server, body),
+        ("POST", "/api/convert", _) => puzzles::convert(&q, body),
+        ("POST", "/api/generate", _) => puzzles::generate(server, &q),
         ("POST", "/api/match", _) => server.matches.start(&q, body, server.limit, &server.books),
         ("POST", "/api/match/fire", _) => server.matches.fire(&q),
         (_, _, Some(_)) => Reply::error(405, format!("{method} is not allowed on {path}")),
-        (_, path, None) if POSTS.contains(&path) => {
+        (_, path, None) if API.contains(&path) => {
             Reply::error(405, format!("{method} is not allowed on {path}"))
         }
         _ => Reply::error(404, format!("nothing at {path}")),
