@@ -2539,7 +2539,9 @@ fn check_says_right_so_far_wrong_or_solved() {
     );
     let o = run(&["check", "-"], Some(&with_progress(&wrong)));
     assert!(
-        stdout(&o).contains("2 marks no solution has: A2 (marked a ship), A3 (marked water)"),
+        stdout(&o).contains(
+            "2 wrong marks (no solution has them): A2 (marked a ship), A3 (marked water)"
+        ),
         "{}",
         stdout(&o)
     );

@@ -57,6 +57,11 @@ fn documented_examples_parse_and_solve() {
                     "{lang}: recorded solution invalid"
                 );
             }
+            // A documented progress is right so far.
+            if !spec.progress.is_empty() {
+                let r = broadside::answer::check(&p, broadside::Engine::Auto, None).unwrap();
+                assert!(r.correct && r.marked > 0, "{lang}: {r:?}");
+            }
         }
     }
 }

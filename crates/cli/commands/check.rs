@@ -47,10 +47,14 @@ pub fn run(args: &Args) -> Result<bool> {
             };
             if !r.mistakes.is_empty() {
                 let n = r.mistakes.len();
+                let (marks, them) = if n == 1 {
+                    ("mark", "it")
+                } else {
+                    ("marks", "them")
+                };
                 writeln!(
                     w,
-                    "{name}: {n} {} no solution has{several}: {}",
-                    if n == 1 { "mark" } else { "marks" },
+                    "{name}: {n} wrong {marks} (no solution has {them}){several}: {}",
                     described(p, &r.mistakes)
                 )?;
                 write!(w, "{}", marked(p, &r.mistakes))?;

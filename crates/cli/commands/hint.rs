@@ -82,7 +82,7 @@ fn say(w: &mut dyn Write, p: &broadside::Problem, r: &HintReport, all: bool) -> 
         match (r.mistakes.len(), all) {
             (1, false) => writeln!(
                 w,
-                "{name}: fix {cells} first: no solution has it (hint --all lists every mistake)"
+                "{name}: fix {cells} first: no solution has that mark (hint --all lists every mistake)"
             )?,
             _ => writeln!(w, "{name}: fix these first, no solution has them: {cells}")?,
         }
