@@ -56,8 +56,13 @@ impl Browser {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-        let profile =
-            std::env::temp_dir().join(format!("broadside-chromium-{}", std::process::id()));
+        // A profile of each browser's own: the tests of this file run at once.
+        static BROWSERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let profile = std::env::temp_dir().join(format!(
+            "broadside-chromium-{}-{}",
+            std::process::id(),
+            BROWSERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
