@@ -275,6 +275,105 @@ fn conflicts_explain_impossible_puzzles() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
+    /// One ship more than a no-touch board can hold (one-cell ships, or a mix whose 2x2 blocks
+    /// pass the board's), on any board up to 64x64: refuted without search, at once.
+    #[test]
+    fn over_full_no_touch_fleets_are_refuted_at_once(
+        w in 1usize..=64, h in 1usize..=64, twos in 0usize..20,
+    ) {
+        use broadside::{Dims, Fleet, Rules, answer};
+        let blocks = w.div_ceil(2) * h.div_ceil(2);
+        // Each 2-ship covers at least one block, each 1-ship one: one ship over.
+        let twos = if w.max(h) >= 2 { twos.min(blocks) } else { 0 };
+        let mut lengths = vec![2; twos];
+        lengths.extend(std::iter::repeat_n(1, blocks + 1 - twos));
+        let spec = ProblemSpec::empty(Dims::new(w, h), Fleet::straight(&lengths), Rules::NoTouch);
+        let start = std::time::Instant::now();
+        let p = spec.build().unwrap();
+        let no = answer::NoSolution::of(&p);
+        prop_assert!(no.is_some(), "{w}x{h} with {} ships", lengths.len());
+        prop_assert!(
+            no.unwrap().reasons.iter().any(|r| r.contains("2x2 blocks")),
+            "{w}x{h}"
+        );
+        prop_assert!(start.elapsed() < std::time::Duration::from_secs(2), "{:?}", start.elapsed());
+    }
+
+    /// The packing bound is sound: where it refutes a small no-touch problem (random fleets,
+    /// clues and counts), a brute force finds no layout either.
+    #[test]
+    fn the_packing_bound_refutes_only_what_has_no_layout(seed in any::<u64>()) {
+        if let Some((mut spec, _)) = common::planted(seed) {
+            use rand::{RngExt, SeedableRng, rngs::StdRng};
+            let mut rng = StdRng::seed_from_u64(seed);
+            spec.rules = broadside::Rules::NoTouch;
+            spec.solution = None;
+            // More ships than the planted layout: often past the bound.
+            let mut lengths: Vec<usize> = spec.fleet.types().iter()
+                .filter_map(|t| t.shape.straight_len().map(|l| (l, t.count)))
+                .flat_map(|(l, n)| std::iter::repeat_n(l, n))
+                .collect();
+            lengths.extend((0..rng.random_range(0..3)).map(|_| rng.random_range(1..=2)));
+            spec.fleet = broadside::Fleet::straight(&lengths);
+            spec.rows.clear();
+            spec.cols.clear();
+            let Ok(p) = spec.clone().build() else { return Ok(()) };
+            let packing = p.conflicts().iter().any(|c| c.to_string().contains("2x2 blocks"));
+            if packing && let Some(n) = common::naive_count_if_small(&spec) {
+                prop_assert_eq!(n, 0, "{}", text::print(&spec));
+            }
+        }
+    }
+
+    /// Every writer's output reads back on every board shape, one cell wide or tall ones
+    /// among them: a layout (as a recorded solution, in a game record with its shots, and in
+    /// a samples file), in the text and JSON formats.
+    #[test]
+    fn what_broadside_writes_reads_back_on_every_size(
+        w in 1usize..=64, h in 1usize..=64, seed in any::<u64>(), touch in any::<bool>(),
+    ) {
+        use broadside::{Dims, Fleet, Rules, play::{Game, Setup}, Sinking};
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let d = Dims::new(w, h);
+        let mut rng = StdRng::seed_from_u64(seed);
+        let longest = w.max(h).min(5);
+        let lengths: Vec<usize> = (0..rng.random_range(1..=3)).map(|_| rng.random_range(1..=longest)).collect();
+        let fleet = Fleet::straight(&lengths);
+        let rules = if touch { Rules::Touch } else { Rules::NoTouch };
+        let Some(layout) = common::random_layout(&mut rng, d, &fleet, rules) else {
+            return Ok(());
+        };
+        // The layout as a puzzle's recorded solution.
+        let mut spec = ProblemSpec::empty(d, fleet.clone(), rules);
+        spec.solution = Some(layout.clone());
+        round_trip(&spec);
+        // As a game's hidden layout, fired at until every ship is sunk (what simulate --out
+        // writes, one JSON line a game).
+        let sinking = [Sinking::None, Sinking::Announced, Sinking::Revealed][rng.random_range(0..3)];
+        let setup = Setup { dims: d, fleet: fleet.clone(), rules, sinking, rocks: Vec::new() };
+        let mut game = Game::new(setup, layout.clone());
+        let mut cells: Vec<usize> = (0..d.cells()).collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.random_range(0..=i));
+        }
+        for c in cells {
+            if game.is_over() {
+                break;
+            }
+            game.fire(c);
+        }
+        let record = game.record_with_layout();
+        round_trip(&record);
+        let line = serde_json::to_string(&json::JsonProblem::from_spec(&record)).unwrap();
+        let back = format::read("games.jsonl", &line).unwrap();
+        prop_assert_eq!(&back[0], &record);
+        prop_assert!(broadside::play::replays(&back[0]).is_ok());
+        // As a sample, as `sample --json` writes it.
+        let sample = serde_json::json!({"layout": layout.to_rows(d, &fleet)}).to_string();
+        let read = format::samples::read("s.jsonl", &sample, d, &fleet).unwrap();
+        prop_assert_eq!(&read[0], &layout);
+    }
+
     #[test]
     fn random_specs_round_trip(seed in any::<u64>()) {
         if let Some((mut spec, layout)) = common::planted(seed) {

@@ -145,9 +145,10 @@ fn the_same_seed_gives_the_same_layouts() {
 
 #[test]
 fn an_inconsistent_state_is_an_answer_not_a_panic() {
-    // A 3 and a 2 that may not touch need six cells of a row of four: no layout, though each
-    // ship has room on its own, so no obvious conflict says so.
-    let p = problem("size: 4x1\nfleet: 3 2\nrules: no-touch\n");
+    // A 3 and a 2 that may not touch need six cells of a row of five: no layout, though each
+    // ship has room on its own and they fit the board's 2x2 blocks, so no obvious conflict
+    // says so.
+    let p = problem("size: 5x1\nfleet: 3 2\nrules: no-touch\n");
     assert!(p.conflicts().is_empty());
     assert!(matches!(
         Sampler::new(p.clone(), SamplerKind::Uniform),

@@ -734,3 +734,45 @@ fn the_puzzle_page_and_its_api_answer_what_the_cli_prints() {
     assert_eq!(get("/api/hint").status, 405);
     assert_eq!(post("/api/puzzles", "").status, 405);
 }
+
+/// Request lines of other HTTP versions (HTTP/2's preface among them) are refused at once with
+/// 505 and hold no connection: 600 of them, more than the server's 512 connection slots, leave
+/// it answering as before.
+#[test]
+fn soak_other_http_versions_are_refused_at_once_and_hold_nothing() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let server = Server::start(&[]);
+    let lines = [
+        "GET / HTTP/2.0\r\nHost: x\r\n\r\n",
+        "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+        "GET / HTTP/3.0\r\n\r\n",
+    ];
+    let start = Instant::now();
+    let held: Vec<std::net::TcpStream> = (0..600)
+        .map(|i| {
+            let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
+            s.write_all(lines[i % lines.len()].as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    for (i, mut s) in held.into_iter().enumerate() {
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut reply = String::new();
+        let _ = s.read_to_string(&mut reply);
+        // Past the slots a connection may be refused with 503 before it is read; none waits.
+        assert!(
+            reply.starts_with("HTTP/1.1 505 ") || reply.starts_with("HTTP/1.1 503 "),
+            "request {i}: {reply:?}"
+        );
+    }
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    let r = request(&server.addr, "GET", "/api/puzzles", None).unwrap();
+    assert_eq!(r.status, 200);
+    let r = request(&server.addr, "GET", "/", None).unwrap();
+    assert_eq!(r.status, 200);
+}

@@ -1,6 +1,6 @@
 //! The arguments several commands share, and reading the problems they name.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -243,14 +243,12 @@ pub fn read_problems(file: &str) -> Result<Vec<ProblemSpec>> {
         return Ok(vec![spec]);
     }
     let (name, content) = if file == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| usage(format!("standard input: {e}")))?;
-        ("<stdin>", s)
+        (
+            "<stdin>",
+            format::input::read_bounded("<stdin>", std::io::stdin().lock())?,
+        )
     } else {
-        let s = std::fs::read_to_string(file).map_err(|e| usage(format!("{file}: {e}")))?;
-        (file, s)
+        (file, format::input::read_file(std::path::Path::new(file))?)
     };
     let specs = format::read(name, &content).map_err(broadside::Error::from)?;
     if specs.is_empty() {

@@ -160,7 +160,7 @@ fn read_file(path: &Path) -> PyResult<Vec<ProblemSpec>> {
             .map(|spec| vec![spec])
             .map_err(value_error);
     }
-    let content = std::fs::read_to_string(path).map_err(|e| value_error(format!("{name}: {e}")))?;
+    let content = format::input::read_file(path).map_err(value_error)?;
     format::read(&name, &content).map_err(value_error)
 }
 

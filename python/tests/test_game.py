@@ -169,8 +169,8 @@ def test_bad_input_raises_value_error_with_the_command_line_message(tmp_path, cl
 
 
 def test_an_inconsistent_state_counts_zero_and_has_no_map():
-    # Sunk with one hit of a 3: a line the shots cannot make, only found by counting.
-    g = broadside.Game(size=(4, 1), fleet=[3, 2], rules="no-touch", sinking="none")
+    # A 3 and a 2 that never touch need six cells of a row of five: found only by counting.
+    g = broadside.Game(size=(5, 1), fleet=[3, 2], rules="no-touch", sinking="none")
     assert g.count() == 0
     with pytest.raises(ValueError, match="no layout is consistent"):
         g.probs()

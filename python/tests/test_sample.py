@@ -55,7 +55,7 @@ def test_the_seed_fixes_the_boards():
 
 
 def test_no_layout_is_an_error():
-    g = broadside.Game(size=(4, 1), fleet=[3, 2], rules="no-touch")
+    g = broadside.Game(size=(5, 1), fleet=[3, 2], rules="no-touch")
     with pytest.raises(ValueError, match="no layout"):
         broadside.sample(g, 10)
 

@@ -102,6 +102,18 @@ pub enum Conflict {
     /// inside a ship revealed sunk, say).
     #[error("the shots disagree about {0}: one makes it water, another a ship")]
     ShotsDisagree(String),
+    /// Under the no-touch rule, the fleet needs more of the board's 2x2 blocks than there
+    /// are: two ships never have cells in one block (any two cells of a block touch), and each
+    /// ship covers at least so many blocks of a tiling of the board by 2x2 blocks.
+    #[error(
+        "the fleet needs at least {needed} of the board's 2x2 blocks, but only {blocks} can hold a ship: ships that never touch share no block"
+    )]
+    Packing {
+        /// Blocks the fleet's ships cover at least, together.
+        needed: usize,
+        /// Blocks with a cell some ship may cover.
+        blocks: usize,
+    },
     /// A sonar reading whose ring of cells at its distance can hold no ship.
     #[error("no ship can lie at distance {distance} from the sonar reading at {sonar}")]
     SonarRing {

@@ -17,6 +17,48 @@ use crate::problem::{Problem, ProblemSpec};
 use crate::rules::Rules;
 
 impl Problem {
+    /// The packing bound of the no-touch rule ([`Conflict::Packing`]), over the four ways to
+    /// tile the board with 2x2 blocks (the first block at an even or odd row and column):
+    /// the conflict when some tiling has fewer blocks that may hold a ship than the fleet
+    /// covers at least. `coverable` says which cells some allowed placement covers.
+    fn packing(&self, coverable: &[bool]) -> Option<Conflict> {
+        let s = self.spec();
+        let d = s.dims;
+        for (dr, dc) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            let block = |cell: usize| {
+                let (r, c) = d.row_col(cell);
+                ((r + dr) / 2, (c + dc) / 2)
+            };
+            let mut usable = std::collections::HashSet::new();
+            for cell in (0..d.cells()).filter(|&c| coverable[c]) {
+                usable.insert(block(cell));
+            }
+            let mut needed = 0;
+            for (ty, t) in s.fleet.types().iter().enumerate() {
+                let least = self
+                    .placements(ty)
+                    .iter()
+                    .map(|p| {
+                        let mut blocks: Vec<(usize, usize)> =
+                            p.cells.iter().map(|&c| block(c)).collect();
+                        blocks.sort_unstable();
+                        blocks.dedup();
+                        blocks.len()
+                    })
+                    .min()
+                    .unwrap_or(0);
+                needed += least * t.count;
+            }
+            if needed > usable.len() {
+                return Some(Conflict::Packing {
+                    needed,
+                    blocks: usable.len(),
+                });
+            }
+        }
+        None
+    }
+
     /// The obvious reasons this problem has no solution; empty when none is seen (which does
     /// not mean it has one).
     pub fn conflicts(&self) -> Vec<Conflict> {
@@ -79,6 +121,11 @@ impl Problem {
                     }
                 });
             }
+        }
+        if s.rules == Rules::NoTouch
+            && let Some(c) = self.packing(&coverable)
+        {
+            out.push(c);
         }
         let lines = [("row", d.height, &s.rows), ("column", d.width, &s.cols)];
         for (what, n, counts) in lines {

@@ -192,10 +192,12 @@ impl Layout {
                 if ch.is_ascii_alphabetic() && Segment::from_symbol(ch).is_none() {
                     (0..dims.cells()).filter(|&c| grid[c] == ch).collect()
                 } else {
-                    let step = match Segment::from_symbol(ch) {
-                        Some(Segment::Single) => 0,
-                        Some(Segment::Left) => 1,
-                        Some(Segment::Top) => dims.width,
+                    // Whether the ship runs along its row: on a board one cell wide a step down
+                    // is one cell too, so the direction is said, not read from the step.
+                    let (step, horizontal) = match Segment::from_symbol(ch) {
+                        Some(Segment::Single) => (0, false),
+                        Some(Segment::Left) => (1, true),
+                        Some(Segment::Top) => (dims.width, false),
                         _ => {
                             return Err(LayoutError::BadStart {
                                 symbol: ch,
@@ -205,11 +207,11 @@ impl Layout {
                     };
                     let mut cells = vec![start];
                     if step > 0 {
-                        let end = if step == 1 { '>' } else { 'v' };
+                        let end = if horizontal { '>' } else { 'v' };
                         let mut at = start;
                         loop {
                             let (r2, c2) = dims.row_col(at);
-                            let next = if step == 1 {
+                            let next = if horizontal {
                                 dims.checked(r2 as isize, c2 as isize + 1)
                             } else {
                                 dims.checked(r2 as isize + 1, c2 as isize)
@@ -242,5 +244,29 @@ impl Layout {
             ships.push(Ship { ty, cells });
         }
         Ok(Layout { ships })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_one_cell_wide_or_tall_read_back() {
+        let fleet = Fleet::straight(&[3, 1]);
+        for (dims, rows) in [
+            (Dims::new(1, 5), vec!["^", "m", "v", ".", "o"]),
+            (Dims::new(5, 1), vec!["<m>.o"]),
+            (Dims::new(1, 1), vec!["o"]),
+        ] {
+            let rows: Vec<String> = rows.into_iter().map(String::from).collect();
+            let fleet = if dims.cells() == 1 {
+                Fleet::straight(&[1])
+            } else {
+                fleet.clone()
+            };
+            let layout = Layout::from_rows(&rows, dims, &fleet).unwrap();
+            assert_eq!(layout.to_rows(dims, &fleet), rows, "{dims}");
+        }
     }
 }

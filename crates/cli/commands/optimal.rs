@@ -17,8 +17,10 @@ pub struct Args {
     #[arg(long, default_value = "20000000")]
     max_states: usize,
     /// Give up after this many seconds (exit 3: the question could not be answered in time).
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    /// The belief states grow steeply with the board and the fleet: 4x4 with {3,2} takes a
+    /// second, 5x5 with {3,2} more than a minute.
+    #[arg(long, value_name = "SECONDS", default_value = "60")]
+    time_limit: f64,
     /// Machine-readable output.
     #[arg(long)]
     json: bool,
@@ -29,9 +31,33 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<bool> {
     let setup = args.game.setup()?;
     let start = std::time::Instant::now();
-    let mut solver = Optimal::new(&setup, 1_000_000, args.max_states)?
-        .within(args.time_limit.map(seconds).transpose()?);
-    let e = match solver.expected() {
+    let mut solver =
+        Optimal::new(&setup, 1_000_000, args.max_states)?.within(Some(seconds(args.time_limit)?));
+    // Progress every few seconds while the states are solved, on standard error.
+    let solved = solver.progress();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            use std::sync::atomic::Ordering;
+            let mut ticks = 0u64;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                ticks += 1;
+                if ticks.is_multiple_of(50) {
+                    eprintln!(
+                        "broadside optimal: {} belief states solved in {:.0} s",
+                        solved.load(Ordering::Relaxed),
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        })
+    };
+    let result = solver.expected();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = watcher.join();
+    let e = match result {
         Ok(e) => e,
         // Out of time is a question not answered (exit 3), not a bad request.
         Err(e) if solver.timed_out() => return Err(anyhow::anyhow!("{e}")),
@@ -73,12 +99,16 @@ pub fn run(args: &Args) -> Result<bool> {
             e.greedy - e.optimal,
             (e.greedy / e.optimal - 1.0) * 100.0
         )?;
-        writeln!(
-            w,
-            "  rollout of greedy {:.4}: {:.0}% of greedy's gap closed",
-            e.rollout,
-            closed(e.greedy, e.rollout, e.optimal) * 100.0
-        )?;
+        if e.greedy - e.optimal > 1e-12 {
+            writeln!(
+                w,
+                "  rollout of greedy {:.4}: {:.0}% of greedy's gap closed",
+                e.rollout,
+                closed(e.greedy, e.rollout, e.optimal) * 100.0
+            )?;
+        } else {
+            writeln!(w, "  greedy is optimal here (so is its rollout)")?;
+        }
         writeln!(w, "  {} belief states, {seconds:.2} s", e.states)?;
     }
     printer.finish()?;

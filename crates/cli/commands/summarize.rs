@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use broadside::answer::{self, GamesSummary, PairedSummary, ShotsFile};
 use broadside::output;
@@ -53,7 +53,7 @@ fn read_run(files: &[String]) -> Result<Run> {
     let mut shots = Vec::new();
     let mut games = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
+        let text = broadside::format::input::read_file(std::path::Path::new(f))?;
         if is_shots_file(&text) {
             shots.push(ShotsFile::parse(f, &text)?);
         } else {

@@ -45,7 +45,7 @@ pub fn run(args: &Args) -> Result<bool> {
     let report = match &args.samples {
         Some(path) => {
             let name = path.display().to_string();
-            let text = std::fs::read_to_string(path).map_err(|e| usage(format!("{name}: {e}")))?;
+            let text = broadside::format::input::read_file(std::path::Path::new(path))?;
             let layouts = format::samples::read(&name, &text, p.dims(), p.fleet())
                 .map_err(broadside::Error::from)?;
             answer::validate_samples(&p, &layouts, format!("samples from {name}"))

@@ -40,15 +40,24 @@ const MAX_HEAD: usize = 16 << 10;
 const RELAY_STACK: usize = 64 << 10;
 
 /// Listens on `addr`: the `tiny_http` server the requests come from, and the address it
-/// listens on (with the port chosen, if `addr` asked for any).
-pub fn listen(addr: SocketAddr, timeout: Duration) -> Result<(tiny_http::Server, SocketAddr)> {
+/// listens on (with the port chosen, if `addr` asked for any). `timeout` bounds each wait for
+/// the client, `reply_within` the wait for the server's answer to a whole request.
+pub fn listen(
+    addr: SocketAddr,
+    timeout: Duration,
+    reply_within: Duration,
+) -> Result<(tiny_http::Server, SocketAddr)> {
     let tcp = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     let local = tcp.local_addr().context("the server has no address")?;
-    relay_to_http(tcp, timeout).map(|http| (http, local))
+    relay_to_http(tcp, timeout, reply_within).map(|http| (http, local))
 }
 
 #[cfg(target_os = "linux")]
-fn relay_to_http(tcp: TcpListener, timeout: Duration) -> Result<tiny_http::Server> {
+fn relay_to_http(
+    tcp: TcpListener,
+    timeout: Duration,
+    reply_within: Duration,
+) -> Result<tiny_http::Server> {
     use std::os::linux::net::SocketAddrExt;
     use std::os::unix::net::{SocketAddr as UnixAddr, UnixListener};
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -65,13 +74,13 @@ fn relay_to_http(tcp: TcpListener, timeout: Duration) -> Result<tiny_http::Serve
     let connections = Arc::new(Permits::new(CONNECTIONS));
     std::thread::Builder::new()
         .name("broadside-accept".into())
-        .spawn(move || accept(&tcp, &inner_addr, timeout, &connections))
+        .spawn(move || accept(&tcp, &inner_addr, timeout, reply_within, &connections))
         .context("starting the acceptor")?;
     Ok(http)
 }
 
 #[cfg(not(target_os = "linux"))]
-fn relay_to_http(tcp: TcpListener, _: Duration) -> Result<tiny_http::Server> {
+fn relay_to_http(tcp: TcpListener, _: Duration, _: Duration) -> Result<tiny_http::Server> {
     tiny_http::Server::from_listener(tcp, None).map_err(|e| anyhow::anyhow!("serving: {e}"))
 }
 
@@ -81,6 +90,7 @@ fn accept(
     tcp: &TcpListener,
     inner: &std::os::unix::net::SocketAddr,
     timeout: Duration,
+    reply_within: Duration,
     connections: &Arc<Permits>,
 ) {
     for client in tcp.incoming() {
@@ -104,7 +114,7 @@ fn accept(
             .stack_size(RELAY_STACK)
             .spawn(move || {
                 let _open = permit;
-                let _ = relay(client, &inner, timeout);
+                let _ = relay(client, &inner, timeout, reply_within);
             });
     }
 }
@@ -119,6 +129,8 @@ fn refuse(mut client: TcpStream) {
 fn answer(client: &mut TcpStream, status: u16, message: &str) {
     let reason = match status {
         400 => "Bad Request",
+        505 => "HTTP Version Not Supported",
+        504 => "Gateway Timeout",
         408 => "Request Timeout",
         411 => "Length Required",
         413 => "Payload Too Large",
@@ -152,6 +164,7 @@ fn parse_head(head: &[u8]) -> Result<Request, (u16, String)> {
         .map_err(|_| (400, "the request's head is not UTF-8 text".to_string()))?;
     let mut lines = text.split("\r\n");
     let request_line = lines.next().unwrap_or_default();
+    request_line_ok(request_line)?;
     let mut out = format!("{request_line}\r\n");
     let mut body_len = None;
     let mut expects_continue = false;
@@ -193,6 +206,31 @@ fn parse_head(head: &[u8]) -> Result<Request, (u16, String)> {
         body_len,
         expects_continue,
     })
+}
+
+/// Whether a request line is one this server speaks: `METHOD TARGET HTTP/1.0` or `HTTP/1.1`.
+/// Another version (HTTP/2's preface `PRI * HTTP/2.0`, say) is refused with 505, anything
+/// else with 400: `tiny_http` would wait on such a connection for good.
+fn request_line_ok(line: &str) -> Result<(), (u16, String)> {
+    let words: Vec<&str> = line.split(' ').collect();
+    let shown: String = line.chars().take(80).collect();
+    let [method, target, version] = words[..] else {
+        return Err((
+            400,
+            format!("expected a request line 'METHOD TARGET HTTP/1.1', found {shown:?}"),
+        ));
+    };
+    if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) || target.is_empty() {
+        return Err((400, format!("not a request line: {shown:?}")));
+    }
+    match version {
+        "HTTP/1.0" | "HTTP/1.1" => Ok(()),
+        v if v.starts_with("HTTP/") => Err((
+            505,
+            format!("{v} is not spoken here: this server speaks HTTP/1.1"),
+        )),
+        _ => Err((400, format!("not an HTTP version: {:?}", version))),
+    }
 }
 
 /// The end of the head in `buf` (just past its blank line), if it is all there.
@@ -286,6 +324,7 @@ fn relay(
     mut client: TcpStream,
     inner: &std::os::unix::net::SocketAddr,
     timeout: Duration,
+    reply_within: Duration,
 ) -> io::Result<()> {
     use std::os::unix::net::UnixStream;
     client.set_read_timeout(Some(timeout))?;
@@ -303,6 +342,10 @@ fn relay(
         }
     };
     let mut server = UnixStream::connect_addr(inner)?;
+    // The answer may wait for a worker and then count for the time limit; past this bound
+    // something is wrong, and the client hears so rather than the connection being held.
+    server.set_read_timeout(Some(reply_within))?;
+    server.set_write_timeout(Some(reply_within))?;
     server.write_all(&request.head)?;
     server.write_all(&body)?;
     server.shutdown(Shutdown::Write)?;
@@ -310,7 +353,21 @@ fn relay(
     let mut reply = Vec::new();
     let mut chunk = [0u8; 8192];
     loop {
-        let n = server.read(&mut chunk)?;
+        let n = match server.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if reply.is_empty() => {
+                answer(
+                    &mut client,
+                    504,
+                    &format!(
+                        "the server did not answer within {} s",
+                        reply_within.as_secs()
+                    ),
+                );
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
         if n == 0 {
             client.write_all(&reply)?;
             break;
@@ -366,5 +423,24 @@ mod tests {
         assert_eq!(status(b"GET / HTTP/1.1\r\nno colon\r\n\r\n"), 400);
         assert_eq!(status(b"GET / HTTP/1.1\r\nX: \xff\r\n\r\n"), 400);
         assert_eq!(parse_head(b"GET / HTTP/1.1\r\n\r\n").unwrap().body_len, 0);
+        // Versions other than HTTP/1.x, and request lines that are none.
+        for head in [
+            &b"GET / HTTP/2.0\r\n\r\n"[..],
+            b"PRI * HTTP/2.0\r\n\r\n",
+            b"GET / HTTP/3.0\r\nHost: x\r\n\r\n",
+            b"GET / HTTP/0.9\r\n\r\n",
+        ] {
+            assert_eq!(status(head), 505, "{head:?}");
+        }
+        for head in [
+            &b"GET / FOO\r\n\r\n"[..],
+            b"GARBAGE\r\n\r\n",
+            b"GET  / HTTP/1.1\r\n\r\n",
+            b"get / HTTP/1.1\r\n\r\n",
+            b"GET /\r\n\r\n",
+        ] {
+            assert_eq!(status(head), 400, "{head:?}");
+        }
+        assert!(parse_head(b"GET / HTTP/1.0\r\n\r\n").is_ok());
     }
 }

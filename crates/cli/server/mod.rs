@@ -204,7 +204,13 @@ fn respond(server: &Server, workers: &Arc<Permits>, mut request: tiny_http::Requ
 
 /// Serves until the process is stopped, after printing the address it listens on.
 pub fn run(options: &Options) -> Result<bool> {
-    let (http, local) = accept::listen(options.addr, options.client_timeout)?;
+    // A request waits for one of the workers, then counts for at most the time limit: a
+    // reply later than this bound is a server in trouble, and the client is told so.
+    let reply_within = options
+        .limit
+        .saturating_mul(4)
+        .saturating_add(Duration::from_secs(60));
+    let (http, local) = accept::listen(options.addr, options.client_timeout, reply_within)?;
     println!("broadside serve: listening on http://{local}/ (Ctrl-C stops)");
     std::io::stdout()
         .flush()

@@ -102,6 +102,23 @@ impl Counted {
                 Some(_) => format!("at least {whole} (partial: time limit reached)"),
             };
         }
+        // Told apart, one layout counts many times: uniqueness is about layouts, and the
+        // count is said to be of labelled ones.
+        if self.labelled && *n != BigUint::ZERO {
+            let counted = match self.partial_reason {
+                None => format!("{n} labelled {noun}"),
+                Some(_) => format!("at least {n} labelled {noun}"),
+            };
+            return match (self.unique, self.puzzle) {
+                (Some(true), _) => {
+                    format!("1 solution (unique); {counted} with identical ships told apart")
+                }
+                (Some(false), true) => {
+                    format!("{counted}, identical ships told apart (not unique)")
+                }
+                _ => format!("{counted}, identical ships told apart"),
+            };
+        }
         match self.partial_reason {
             None if one => "1 solution (unique)".to_string(),
             None if *n == BigUint::ZERO => "no solution".to_string(),

@@ -66,7 +66,9 @@ struct Finished<'a> {
 }
 
 /// The games of a run by name, each once; an error for a record that is not a finished game
-/// of a simulation (no name or no hidden layout) or a name met twice (a game in two parts).
+/// of a simulation (no name, or a game that does not replay on its hidden layout:
+/// [`crate::play::replays`]) or a name met twice (a game in two parts), and when there is no
+/// game at all.
 fn by_name(records: &[ProblemSpec]) -> Result<BTreeMap<&str, Finished<'_>>, Error> {
     let mut games = BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
@@ -76,11 +78,11 @@ fn by_name(records: &[ProblemSpec]) -> Result<BTreeMap<&str, Finished<'_>>, Erro
                 i + 1
             ))
         })?;
-        let layout = r.solution.as_ref().ok_or_else(|| {
-            Error::Request(format!(
-                "{name} has no hidden layout (solution): not a game that simulate --out wrote"
-            ))
-        })?;
+        crate::play::replays(r).map_err(|e| Error::Request(format!("{name}: {e}")))?;
+        let layout = r
+            .solution
+            .as_ref()
+            .expect("a game that replays has its layout");
         let game = Finished {
             shots: r.observations.shots.len(),
             layout,

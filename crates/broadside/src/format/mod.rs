@@ -7,11 +7,13 @@
 //! - [`xcsp`]: the XCSP3/PyCSP3 Battleships JSON.
 //! - [`samples`]: files of sampled layouts, for judging a sampler.
 //! - [`puzlink`]: puzz.link URLs of Battleship puzzles (pzprjs, cspuz), one a line.
+//! - [`input`]: an input file or stream read whole, refusing devices and endless lines.
 //!
 //! [`read`] detects the format from the file name and the content and returns every problem
 //! in the input (a JSON-lines file holds many). Errors carry the line and column.
 
 pub mod dzn;
+pub mod input;
 pub mod json;
 pub mod jsonl;
 pub mod puzlink;

@@ -144,7 +144,31 @@ pub fn gains(
             "a departure is played out on 2 to {MAX_LAYOUTS} layouts"
         )));
     }
+    let mut names = std::collections::HashSet::new();
     for (i, r) in run.games.iter().enumerate() {
+        let name = || {
+            r.meta
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("game {}", i + 1))
+        };
+        // A game given twice would count twice, and narrow the interval for nothing.
+        if let Some(n) = &r.meta.name
+            && !names.insert(n.as_str())
+        {
+            return Err(Error::Request(format!(
+                "{n} is there twice: are two files the same part of a run?"
+            )));
+        }
+        if r.observations.shots.is_empty() {
+            return Err(Error::Request(format!(
+                "{}: it has no shots: not a game that simulate --out wrote",
+                name()
+            )));
+        }
+        if r.solution.is_some() {
+            super::replays(r).map_err(|e| Error::Request(format!("{}: {e}", name())))?;
+        }
         if kept(i).is_some() {
             continue;
         }
@@ -153,10 +177,7 @@ pub fn gains(
         if !fits {
             return Err(Error::Request(format!(
                 "{}: no layout allows its shots",
-                r.meta
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("game {}", i + 1))
+                name()
             )));
         }
     }

@@ -264,3 +264,72 @@ impl Game {
         spec
     }
 }
+
+/// Whether `record` (a game as `simulate --out` writes it) is a whole game played on its
+/// hidden layout: the layout is one of the game's fleet under its rules, every shot reports
+/// what the layout gives it (a sinking as the game's rule reports it), and the last shot, and
+/// no earlier one, sinks the last ship. The reason, naming the first shot at fault, when not.
+/// What reads games back (summaries, gains, a resumed run) keeps only games that replay.
+pub fn replays(record: &ProblemSpec) -> Result<(), String> {
+    let layout = record
+        .solution
+        .as_ref()
+        .ok_or("it has no hidden layout (solution): not a game that simulate --out wrote")?;
+    let shots = &record.observations.shots;
+    if shots.is_empty() {
+        return Err("it has no shots: not a game that simulate --out wrote".into());
+    }
+    let setup = Setup::of(record);
+    crate::check::layout(&setup.empty(), layout).map_err(|e| {
+        format!(
+            "its hidden layout is not one of the game's: {}",
+            e.join("; ")
+        )
+    })?;
+    let d = setup.dims;
+    let mut game = Game::new(setup, layout.clone());
+    let sorted = |r: &ShotResult| match r {
+        ShotResult::Sunk { ty, cells } => {
+            let mut cells = cells.clone();
+            cells.sort_unstable();
+            ShotResult::Sunk { ty: *ty, cells }
+        }
+        other => other.clone(),
+    };
+    for (i, shot) in shots.iter().enumerate() {
+        if game.is_over() {
+            return Err(format!(
+                "shot {} ({}) comes after the last ship sank",
+                i + 1,
+                d.cell_name(shot.cell)
+            ));
+        }
+        let got = match shot.result {
+            ShotResult::Sonar { .. } => game.sonar(shot.cell),
+            _ => game.fire(shot.cell),
+        };
+        if sorted(&got) != sorted(&shot.result) {
+            let fleet = &game.setup.fleet;
+            return Err(format!(
+                "shot {} says {:?}, but on its hidden layout it is {:?}",
+                i + 1,
+                crate::observe::print_shot(d, fleet, shot),
+                crate::observe::print_shot(
+                    d,
+                    fleet,
+                    &Shot {
+                        cell: shot.cell,
+                        result: got
+                    }
+                ),
+            ));
+        }
+    }
+    if !game.is_over() {
+        return Err(format!(
+            "its {} shots leave ships afloat: the game is not over",
+            shots.len()
+        ));
+    }
+    Ok(())
+}

@@ -60,7 +60,7 @@ pub use accuracy::{
 };
 pub use book::Book;
 pub use gains::{Departure, Gains, GainsTable, GameGains, gains};
-pub use game::{Game, Setup};
+pub use game::{Game, Setup, replays};
 pub use matches::{Match, MatchSummary, PairShots, Side, play_match};
 pub use optimal::{Expected, Optimal};
 pub use placer::{Placer, PlacerKind, empty_board};

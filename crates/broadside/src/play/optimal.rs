@@ -149,6 +149,12 @@ pub struct Optimal {
     deadline: Option<std::time::Instant>,
     /// Whether a search gave up at the deadline.
     timed_out: bool,
+    /// The belief states solved so far, for a watcher on another thread.
+    solved: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// Where the layouts are every set of `k` cells of `s` cells (one-cell ships, all
+    /// placings allowed): `(k, s, first cell)`. Then every shooter that fires only where a
+    /// ship may be takes the same shots on average, `k (s + 1) / (k + 1)`.
+    exchangeable: Option<(usize, usize, usize)>,
 }
 
 impl Optimal {
@@ -198,6 +204,7 @@ impl Optimal {
             ));
         }
         let symmetries = symmetries(setup, &ships);
+        let exchangeable = exchangeable(&ships, &cells);
         Ok(Optimal {
             ships,
             cells,
@@ -211,7 +218,15 @@ impl Optimal {
             max_states,
             deadline: None,
             timed_out: false,
+            solved: Default::default(),
+            exchangeable,
         })
+    }
+
+    /// The number of belief states solved so far, shared: a progress display reads it while
+    /// [`Optimal::expected`] runs.
+    pub fn progress(&self) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+        self.solved.clone()
     }
 
     /// The same solver, giving up once `time_limit` has passed from now (as past the state
@@ -283,6 +298,19 @@ impl Optimal {
     /// The optimal and greedy expected shots from the solver's position; an error once more than
     /// the solver's `max_states` belief states would be needed.
     pub fn expected(&mut self) -> Result<Expected, Error> {
+        if let Some((k, cells, first)) = self.exchangeable {
+            // Every order of shots over the cells finds the k ships alike: the expected
+            // position of the last of k marked cells among `cells` in a random order.
+            let e = (k * (cells + 1)) as f64 / (k + 1) as f64;
+            return Ok(Expected {
+                layouts: self.ships.len(),
+                optimal: e,
+                greedy: e,
+                rollout: e,
+                first,
+                states: 0,
+            });
+        }
         let all: Vec<u32> = (0..self.ships.len() as u32).collect();
         let (optimal, first) = self.value(&all, self.fired).ok_or_else(|| {
             if self.timed_out {
@@ -436,6 +464,10 @@ impl Optimal {
         }
         self.best
             .insert(key, (best.0, self.symmetries[g].cells[best.1]));
+        if self.best.len().is_multiple_of(1024) {
+            self.solved
+                .store(self.best.len(), std::sync::atomic::Ordering::Relaxed);
+        }
         Some(best)
     }
 
@@ -593,6 +625,24 @@ impl Image {
         }
         out
     }
+}
+
+/// Whether `ships` (every layout, as ship masks) are all the sets of `k` cells of the cells
+/// they cover, each ship one cell: `(k, cells covered, the first of them)`.
+fn exchangeable(ships: &[Vec<(u128, usize)>], cells: &[u128]) -> Option<(usize, usize, usize)> {
+    let k = ships.first()?.len();
+    if ships.iter().flatten().any(|&(m, _)| m.count_ones() != 1) {
+        return None;
+    }
+    let union = cells.iter().fold(0u128, |a, &m| a | m);
+    let s = union.count_ones() as usize;
+    // C(s, k) without overflow: the layouts are distinct k-sets of those cells, so they are
+    // all of them exactly when there are that many.
+    let mut subsets: u128 = 1;
+    for i in 0..k {
+        subsets = subsets.checked_mul((s - i) as u128)? / (i as u128 + 1);
+    }
+    (subsets == ships.len() as u128).then_some((k, s, union.trailing_zeros() as usize))
 }
 
 /// The symmetries of `setup`'s board under which `ships` (a list of layouts) is closed. The

@@ -434,8 +434,7 @@ fn smallest_ship(setup: &Setup) -> usize {
 /// lines), each checked against the rules.
 fn read_layouts(path: &std::path::Path, setup: &Setup) -> Result<Vec<Layout>, Error> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Request(format!("reading {name}: {e}")))?;
+    let text = crate::format::input::read_file(path)?;
     let layouts = crate::format::samples::read(&name, &text, setup.dims, &setup.fleet)?;
     if layouts.is_empty() {
         return Err(Error::Request(format!("{name}: no layout in the file")));

@@ -304,8 +304,46 @@ impl Simulation {
 
     /// How many of `records` (the lines of an earlier run's `--out` file, in order) are the
     /// run's first games, to go on from there: each must be game `first + i + 1` of this run
-    /// (its name, its source, its board and rules). An error names the first that is not.
+    /// (its name, its source, its board and rules), hide the layout this run's seed draws for
+    /// it, and replay on it to the end ([`super::replays`]). An error names the first that is
+    /// not.
     pub fn kept_games(&self, records: &[ProblemSpec]) -> Result<u64, Error> {
+        self.same_run(records)?;
+        if records.is_empty() {
+            return Ok(0);
+        }
+        for (i, r) in records.iter().enumerate() {
+            super::replays(r).map_err(|e| {
+                Error::Request(format!(
+                    "record {} (game-{}): {e}",
+                    i + 1,
+                    self.first + i as u64 + 1
+                ))
+            })?;
+        }
+        // The layouts this run draws, up to the last record's.
+        let cancel = Cancel::new();
+        let mut placer = placer_for(self, &cancel)?;
+        let end = self.first + records.len() as u64;
+        for i in 0..end {
+            let layout = placer.place(&mut stream(self.seed, i, 0));
+            if i < self.first {
+                continue;
+            }
+            let r = &records[(i - self.first) as usize];
+            if layout.as_ref() != r.solution.as_ref() {
+                return Err(Error::Request(format!(
+                    "record {} (game-{}) hides another layout than this run's seed draws for it: not a game of this run",
+                    i - self.first + 1,
+                    i + 1
+                )));
+            }
+        }
+        Ok(records.len() as u64)
+    }
+
+    /// That `records` are named and sourced as this run's games from `first` on.
+    fn same_run(&self, records: &[ProblemSpec]) -> Result<(), Error> {
         for (i, r) in records.iter().enumerate() {
             let want = format!("game-{}", self.first + i as u64 + 1);
             let source = self.source();
@@ -323,7 +361,7 @@ impl Simulation {
                 )));
             }
         }
-        Ok(records.len() as u64)
+        Ok(())
     }
 }
 
