@@ -148,6 +148,18 @@ impl Browser {
         }
     }
 
+    /// Waits until the game page has no request in flight (after one that may be refused).
+    fn settle_refused(&self) {
+        let start = Instant::now();
+        while self.run("return !!window.broadside && window.broadside.busy") != json!(false) {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the page never settled"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
     /// Waits until the puzzle page has no request in flight and has a puzzle open.
     fn settle_puzzle(&self) {
         let start = Instant::now();
@@ -401,6 +413,36 @@ fn the_page_shows_the_cli_s_numbers_in_a_real_browser() {
         "{message}"
     );
     assert_eq!(page_equals_cli(&b), 3);
+    // The two boards side by side.
+    let tops = b.run(
+        "return [document.getElementById('board').getBoundingClientRect().top, \
+                 document.getElementById('own').getBoundingClientRect().top]",
+    );
+    assert_eq!(tops[0], tops[1], "{tops}");
+    b.screenshot(Path::new("target/browser-match.png"));
+    // A size past what broadside takes is refused before a table is drawn, and the old
+    // board's figures do not stay as if they were the new one's.
+    b.type_into("#size", "1000x1000");
+    b.click("#new");
+    let error = b.run("return document.getElementById('error').textContent");
+    assert!(error.as_str().unwrap().contains("not supported"), "{error}");
+    b.type_into("#size", "5x5");
+    b.type_into("#fleet", "5 5 5 5 5 5");
+    b.click("#rules option[value='no-touch']");
+    b.click("#new");
+    b.settle_refused();
+    let error = b.run("return document.getElementById('error').textContent");
+    assert!(
+        error
+            .as_str()
+            .unwrap()
+            .contains("no layout of this fleet fits this board"),
+        "{error}"
+    );
+    assert_eq!(
+        b.run("return document.getElementById('layouts').textContent"),
+        json!("")
+    );
 }
 
 /// The solution of `broadside generate` with these options, as one string of `*` (ship) and

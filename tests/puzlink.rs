@@ -119,6 +119,17 @@ fn bad_urls_say_where_and_why() {
             0,
             "not a piece",
         ),
+        // A negative size is no flag word; columns count characters, not bytes.
+        (
+            "https://puzz.link/p?battleship/-5/6/g12h2g30g3gk0r3w//c",
+            32,
+            "number of columns, a whole number, not \"-5\"",
+        ),
+        (
+            "https://puzz.link/p?battleship/6/6/g12\u{c3}\u{c3}h2g30g3gk0r3w//c",
+            39,
+            "unexpected '\u{c3}'",
+        ),
     ] {
         let e = puzlink::parse(url).unwrap_err();
         assert!(e.to_string().contains(says), "{url}: {e}");
@@ -127,6 +138,17 @@ fn bad_urls_say_where_and_why() {
             assert_eq!(e.column, col, "{url}: {e}");
         }
     }
+}
+
+#[test]
+fn a_long_text_in_a_url_is_quoted_short() {
+    let url = format!(
+        "https://puzz.link/p?battleship/6/6/g12h2g30g3gk0r3w//{}",
+        "x".repeat(12_000)
+    );
+    let e = puzlink::parse(&url).unwrap_err().to_string();
+    assert!(e.len() < 200, "{} bytes: {e}", e.len());
+    assert!(e.contains("(12002 characters)"), "{e}");
 }
 
 /// Every problem in the bundled puzzles, with its file.

@@ -44,6 +44,21 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// A whole number from 0 given for the parameter `name`, as `T`: Python ints arrive as
+/// `i128`, so a negative one is a `ValueError` that names the parameter (not the
+/// `OverflowError` an unsigned parameter would raise).
+fn natural<T: TryFrom<i128>>(v: i128, name: &str) -> PyResult<T> {
+    if v < 0 {
+        return Err(value_error(format!("{name} must be 0 or more, not {v}")));
+    }
+    T::try_from(v).map_err(|_| value_error(format!("{name} is too large: {v}")))
+}
+
+/// [`natural`] of an optional parameter.
+fn natural_opt<T: TryFrom<i128>>(v: Option<i128>, name: &str) -> PyResult<Option<T>> {
+    v.map(|v| natural(v, name)).transpose()
+}
+
 /// A time limit in seconds, as the command line reads `--time-limit`.
 fn duration(seconds: Option<f64>) -> PyResult<Option<Duration>> {
     seconds
@@ -393,7 +408,7 @@ impl Game {
         result: &str,
         ship: Option<&Bound<'_, PyAny>>,
         cells: Option<Vec<Bound<'_, PyAny>>>,
-        distance: Option<usize>,
+        distance: Option<i128>,
     ) -> PyResult<()> {
         let d = self.dims();
         // One shot: a result, or a ship's name, that holds a line break would be two.
@@ -415,7 +430,7 @@ impl Game {
             line.push(' ');
             line.push_str(&d.cell_name(cell_of(d, &c)?));
         }
-        if let Some(distance) = distance {
+        if let Some(distance) = natural_opt::<usize>(distance, "distance")? {
             line.push_str(&format!(" {distance}"));
         }
         self.record(&line)
@@ -520,11 +535,12 @@ impl Game {
         &mut self,
         py: Python<'_>,
         engine: &str,
-        limit: Option<u128>,
+        limit: Option<i128>,
         time_limit: Option<f64>,
     ) -> PyResult<BigUint> {
         let engine = engine_of(engine)?;
         let time_limit = duration(time_limit)?;
+        let limit: Option<u128> = natural_opt(limit, "limit")?;
         let known = &mut self.known;
         if engine == Engine::Auto && limit.is_none() && time_limit.is_none() {
             return py.detach(|| known.layouts());
@@ -759,6 +775,88 @@ struct Board {
     /// and the sweeps of the last two positions it counted (0.28 GiB each), from which the
     /// position one shot on is counted.
     book: Arc<Book>,
+    /// What rebuilds the board, for a copy or a pickle: the placer's word, the seed of the
+    /// RNG and the layouts placed since it was seeded, and a layout hidden by `hide`.
+    placer_word: String,
+    seed: u64,
+    draws: u64,
+    hidden: Option<Vec<String>>,
+}
+
+impl Board {
+    /// A board of `setup` whose `placer` (its word) places the layouts, from `seed`, with the
+    /// first layout placed.
+    fn make(py: Python<'_>, setup: Setup, placer: &str, seed: u64) -> PyResult<Board> {
+        let empty = Game::from_spec(setup.empty())?
+            .refuse_conflicts()?
+            .known
+            .problem;
+        let kind = PlacerKind::from_str(placer).map_err(value_error)?;
+        let placed = py
+            .detach(|| Placer::new(&kind, &setup, empty))
+            .map_err(value_error)?;
+        let mut board = Board {
+            placer: placed,
+            book: Book::for_run(&setup),
+            played: Played::new(setup, broadside::Layout { ships: Vec::new() }),
+            rng: StdRng::seed_from_u64(seed),
+            placer_word: placer.to_string(),
+            seed,
+            draws: 0,
+            hidden: None,
+        };
+        board.reset(None)?;
+        Ok(board)
+    }
+
+    /// What rebuilds this board: its game (the text format of its empty board), its placer,
+    /// seed and layouts placed, a hidden layout, and its shots (cell names).
+    fn state(&self) -> (String, String, u64, u64, Option<Vec<String>>, Vec<String>) {
+        let setup = self.played.setup();
+        let shots = self
+            .played
+            .shots()
+            .iter()
+            .map(|s| setup.dims.cell_name(s.cell))
+            .collect();
+        (
+            format::text::print(&setup.empty()),
+            self.placer_word.clone(),
+            self.seed,
+            self.draws,
+            self.hidden.clone(),
+            shots,
+        )
+    }
+
+    /// The board `state` describes, in the same state: the same layout, the same shots, and
+    /// the same layouts to come.
+    fn restore(
+        py: Python<'_>,
+        (game, placer, seed, draws, hidden, shots): (
+            String,
+            String,
+            u64,
+            u64,
+            Option<Vec<String>>,
+            Vec<String>,
+        ),
+    ) -> PyResult<Board> {
+        let spec = format::text::parse(&game).map_err(value_error)?;
+        let mut board = Board::make(py, Setup::of(&spec), &placer, seed)?;
+        for _ in 1..draws {
+            board.reset(None)?;
+        }
+        if let Some(rows) = hidden {
+            board.hide(rows)?;
+        }
+        let d = board.played.setup().dims;
+        for name in shots {
+            let cell = d.parse_cell(&name).map_err(value_error)?;
+            board.played.fire(cell);
+        }
+        Ok(board)
+    }
 }
 
 #[pymethods]
@@ -772,33 +870,64 @@ impl Board {
         rules: &str,
         sinking: &str,
         placer: &str,
-        seed: Option<u64>,
+        seed: Option<i128>,
     ) -> PyResult<Board> {
+        let seed: Option<u64> = natural_opt(seed, "seed")?;
         let setup = setup_of(size, fleet, rules, sinking, None)?;
-        let empty = Game::from_spec(setup.empty())?
-            .refuse_conflicts()?
-            .known
-            .problem;
-        let kind = PlacerKind::from_str(placer).map_err(value_error)?;
-        let placer = py
-            .detach(|| Placer::new(&kind, &setup, empty))
-            .map_err(value_error)?;
-        let mut board = Board {
-            placer,
-            book: Book::for_run(&setup),
-            played: Played::new(setup, broadside::Layout { ships: Vec::new() }),
-            rng: StdRng::seed_from_u64(seed.unwrap_or_else(rand::random)),
-        };
-        board.reset(None)?;
-        Ok(board)
+        Board::make(py, setup, placer, seed.unwrap_or_else(rand::random))
+    }
+
+    /// Rebuilds a pickled board (see `__reduce__`).
+    #[staticmethod]
+    #[allow(
+        clippy::type_complexity,
+        reason = "the plain tuple is the pickle's own"
+    )]
+    fn _restore(
+        py: Python<'_>,
+        state: (String, String, u64, u64, Option<Vec<String>>, Vec<String>),
+    ) -> PyResult<Board> {
+        Board::restore(py, state)
+    }
+
+    /// Pickles as what rebuilds it (its game, placer, seed, layouts placed since, a hidden
+    /// layout, its shots), so that a copy in another process hides the same layout, holds the
+    /// same shots and places the same layouts next: vectorised environments, Dask and Ray
+    /// workers take boards.
+    #[allow(
+        clippy::type_complexity,
+        reason = "the plain tuple is the pickle's own"
+    )]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        ((String, String, u64, u64, Option<Vec<String>>, Vec<String>),),
+    )> {
+        let restore = py.get_type::<Board>().getattr("_restore")?;
+        Ok((restore, (self.state(),)))
+    }
+
+    /// An independent copy in the same state.
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Board> {
+        Board::restore(py, self.state())
+    }
+
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Board> {
+        Board::restore(py, self.state())
     }
 
     /// Hides a new layout (the RNG reseeded with `seed` when given) and clears the shots.
     #[pyo3(signature = (seed=None))]
-    fn reset(&mut self, seed: Option<u64>) -> PyResult<()> {
-        if let Some(seed) = seed {
+    fn reset(&mut self, seed: Option<i128>) -> PyResult<()> {
+        if let Some(seed) = natural_opt::<u64>(seed, "seed")? {
             self.rng = StdRng::seed_from_u64(seed);
+            self.seed = seed;
+            self.draws = 0;
         }
+        self.draws += 1;
+        self.hidden = None;
         let layout = self
             .placer
             .place(&mut self.rng)
@@ -817,6 +946,7 @@ impl Board {
         broadside::check::layout(&setup.empty(), &hidden)
             .map_err(|errs| value_error(errs.join("; ")))?;
         self.played = Played::new(setup, hidden);
+        self.hidden = Some(layout);
         Ok(())
     }
 
@@ -872,9 +1002,11 @@ impl Board {
 fn sample<'py>(
     py: Python<'py>,
     mut game: PyRefMut<'_, Game>,
-    n: usize,
-    seed: Option<u64>,
+    n: i128,
+    seed: Option<i128>,
 ) -> PyResult<Bound<'py, PyArray3<bool>>> {
+    let n: usize = natural(n, "n")?;
+    let seed: Option<u64> = natural_opt(seed, "seed")?;
     let d = game.dims();
     // Allocated by numpy itself, so that a size past the memory raises MemoryError (numpy's
     // own) instead of ending in a panic.
@@ -930,7 +1062,7 @@ fn solve(py: Python<'_>, puzzle: &Bound<'_, PyAny>, engine: &str) -> PyResult<Op
 fn count(
     py: Python<'_>,
     puzzle: &Bound<'_, PyAny>,
-    limit: Option<u128>,
+    limit: Option<i128>,
     engine: &str,
     time_limit: Option<f64>,
 ) -> PyResult<BigUint> {
@@ -951,16 +1083,22 @@ fn count(
 fn simulate_chunk<'py>(
     py: Python<'py>,
     shooter: &str,
-    games: u64,
-    first: u64,
-    seed: u64,
+    games: i128,
+    first: i128,
+    seed: i128,
     size: Option<&Bound<'py, PyAny>>,
     fleet: Option<&Bound<'py, PyAny>>,
     rules: &str,
     sinking: &str,
     placer: &str,
-    threads: Option<usize>,
+    threads: Option<i128>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let (games, first, seed): (u64, u64, u64) = (
+        natural(games, "games")?,
+        natural(first, "first")?,
+        natural(seed, "seed")?,
+    );
+    let threads = natural_opt(threads, "threads")?;
     let sim = Simulation {
         setup: setup_of(size, fleet, rules, sinking, None)?,
         shooter: ShooterKind::from_str(shooter).map_err(value_error)?,
@@ -1008,11 +1146,13 @@ fn simulate_chunk<'py>(
 fn count_part(
     py: Python<'_>,
     text: &str,
-    part: usize,
-    parts: usize,
+    part: i128,
+    parts: i128,
     per_cell: bool,
-    threads: Option<usize>,
+    threads: Option<i128>,
 ) -> PyResult<(BigUint, Option<Vec<BigUint>>)> {
+    let (part, parts): (usize, usize) = (natural(part, "part")?, natural(parts, "parts")?);
+    let threads = natural_opt(threads, "threads")?;
     if parts == 0 || part >= parts {
         return Err(value_error(format!(
             "part {part} of {parts}: a part is 0 to parts - 1"

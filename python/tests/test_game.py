@@ -192,3 +192,37 @@ def test_a_shot_is_one_shot_and_a_size_is_no_boolean():
     assert game.shots == []
     with pytest.raises(ValueError):
         broadside.Game(size=True, fleet=[1])
+
+
+def test_a_board_pickles_and_copies_in_its_state():
+    import pickle
+
+    board = broadside.Board(size=(6, 6), fleet=[3, 2], seed=11)
+    board.reset()
+    for cell in ["A1", "C3", "F6"]:
+        board.fire(cell)
+    for other in [pickle.loads(pickle.dumps(board)), copy.deepcopy(board), copy.copy(board)]:
+        assert (other.ships() == board.ships()).all()
+        assert other.shots == board.shots == 3
+        # The same layouts come next.
+        other.reset()
+        board_next = copy.deepcopy(board)
+        board_next.reset()
+        assert (other.ships() == board_next.ships()).all()
+    # A layout hidden by hand is kept too.
+    board.hide(["<>....", "......", "..^...", "..m...", "..v...", "......"])
+    again = pickle.loads(pickle.dumps(board))
+    assert (again.ships() == board.ships()).all()
+
+
+def test_negative_numbers_are_value_errors_naming_the_parameter():
+    g = broadside.Game(size=(5, 5), fleet=[3, 2])
+    for call, name in [
+        (lambda: broadside.sample(g, -1), "n"),
+        (lambda: broadside.sample(g, 3, seed=-5), "seed"),
+        (lambda: g.count(limit=-1), "limit"),
+        (lambda: broadside.Board(size=(5, 5), fleet=[3, 2], seed=-5), "seed"),
+        (lambda: g.shoot("A1", "sonar", distance=-1), "distance"),
+    ]:
+        with pytest.raises(ValueError, match=f"^{name} must be 0 or more"):
+            call()

@@ -124,3 +124,23 @@ def test_illegal_actions_are_refused():
     env.step(0)
     with pytest.raises(ValueError, match="not legal"):
         env.step(0)  # player_0 fired at cell 0 already
+
+
+def test_an_environment_pickles_and_deep_copies_mid_game():
+    import copy
+    import pickle
+
+    env = battleship_v0.env(size=(6, 6), fleet=[3, 2], rules="no-touch", placement=False)
+    env.reset(seed=5)
+    for _ in range(6):
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for twin in [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]:
+        # The copy goes on as the original does: the same observations, move for move.
+        a, b = copy.deepcopy(env), twin
+        for _ in range(8):
+            oa, ob = a.last()[0], b.last()[0]
+            assert (oa["observation"] == ob["observation"]).all()
+            move = int(np.flatnonzero(oa["action_mask"])[0])
+            a.step(move)
+            b.step(move)

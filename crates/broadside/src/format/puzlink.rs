@@ -83,14 +83,43 @@ pub fn parse(url: &str) -> Result<ProblemSpec, ParseError> {
 struct Reader<'a> {
     text: &'a [u8],
     at: usize,
-    /// Where `text` starts in the line (for columns).
+    /// The whole line, and where `text` starts in it (in bytes), for columns.
+    whole: &'a str,
     offset: usize,
     line: usize,
 }
 
+/// The column (from 1, in characters, as an editor counts) of byte `at` of `line`.
+fn column(line: &str, at: usize) -> usize {
+    line.char_indices().take_while(|&(b, _)| b < at).count() + 1
+}
+
+/// `text` as an error quotes it: whole when short, else its start and its length.
+fn quoted(text: &str) -> String {
+    const SHOWN: usize = 40;
+    let n = text.chars().count();
+    if n <= SHOWN {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(SHOWN).collect();
+    format!("{head:?}... ({n} characters)")
+}
+
 impl Reader<'_> {
     fn error(&self, message: impl ToString) -> ParseError {
-        ParseError::new(self.line, self.offset + self.at + 1, message)
+        ParseError::new(
+            self.line,
+            column(self.whole, self.offset + self.at),
+            message,
+        )
+    }
+
+    /// The character at the cursor (the byte there may start a longer one).
+    fn char_here(&self) -> char {
+        self.whole[self.offset + self.at..]
+            .chars()
+            .next()
+            .unwrap_or('?')
     }
 
     fn peek(&self) -> Option<u8> {
@@ -152,7 +181,7 @@ impl Reader<'_> {
                 _ => {
                     return Err(self.error(format!(
                         "unexpected {:?} in the counts and clues",
-                        char::from(b)
+                        self.char_here()
                     )));
                 }
             }
@@ -304,7 +333,7 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
     let trimmed = line.trim_start();
     let lead = line.len() - trimmed.len();
     let url = trimmed.trim_end();
-    let err = |col: usize, m: &str| ParseError::new(ln, lead + col + 1, m);
+    let err = |at: usize, m: &str| ParseError::new(ln, column(line, lead + at), m);
     let Some(q) = url.find('?') else {
         return Err(err(0, "not a puzz.link URL: no `?battleship/...`"));
     };
@@ -314,15 +343,19 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
         let kind = query.split('/').next().unwrap_or("");
         return Err(err(
             q + 1,
-            &format!("a puzz.link URL of {kind:?}, not of a Battleship puzzle"),
+            &format!(
+                "a puzz.link URL of {}, not of a Battleship puzzle",
+                quoted(kind)
+            ),
         ));
     };
     let mut at = q + 1 + "battleship/".len();
     let mut parts = rest.splitn(2, '/');
     let mut first = parts.next().unwrap_or("");
     let mut rest = parts.next().unwrap_or("");
-    // An optional flag word (pzprjs's pflag) before the size.
-    if !first.is_empty() && !first.bytes().all(|b| b.is_ascii_digit()) {
+    // An optional flag word (pzprjs's pflag: letters) before the size; anything else there
+    // is read, and refused, as the number of columns.
+    if !first.is_empty() && first.bytes().all(|b| b.is_ascii_alphabetic()) {
         at += first.len() + 1;
         let mut p = rest.splitn(2, '/');
         first = p.next().unwrap_or("");
@@ -332,7 +365,12 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
         s.parse::<usize>()
             .ok()
             .filter(|&n| (1..=4096).contains(&n))
-            .ok_or_else(|| err(at, &format!("expected the {what}, a whole number")))
+            .ok_or_else(|| {
+                err(
+                    at,
+                    &format!("expected the {what}, a whole number, not {}", quoted(s)),
+                )
+            })
     };
     let cols = number(first, at, "number of columns")?;
     at += first.len() + 1;
@@ -345,6 +383,7 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
     let mut r = Reader {
         text: body.as_bytes(),
         at: 0,
+        whole: line,
         offset: lead + at,
         line: ln,
     };
@@ -393,7 +432,10 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
         match (k.next(), k.next()) {
             (Some(c), None) if PRESETS.iter().any(|(p, _)| *p == c) => preset(c),
             _ => {
-                return Err(r.error(format!("unknown fleet preset //{key} (c, d, e, t or p)")));
+                return Err(r.error(format!(
+                    "unknown fleet preset {} (//c, //d, //e, //t or //p)",
+                    quoted(&format!("//{key}"))
+                )));
             }
         }
     } else if let Some(list) = fleet_text.strip_prefix('/') {
@@ -413,8 +455,11 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
             let shape = piece(c).ok_or_else(|| {
                 ParseError::new(
                     ln,
-                    lead + at + col + 1,
-                    format!("{c:?} is not a piece (width, height, cells in base 32)"),
+                    column(line, lead + at + col),
+                    format!(
+                        "{} is not a piece (width, height, cells in base 32)",
+                        quoted(c)
+                    ),
                 )
             })?;
             pieces.push(shape);

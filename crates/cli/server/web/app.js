@@ -161,6 +161,12 @@ function render(answer) {
       td.title = name;
     }
   }
+  if (!answer || !answer.counts) {
+    // No map for this board: nothing of an earlier board's stays on screen as if it were this one's.
+    $("layouts").textContent = "";
+    delete $("layouts").dataset.layouts;
+    $("best").textContent = "";
+  }
   if (answer && answer.counts) {
     $("layouts").textContent = `${withCommas(answer.layouts)} layout${answer.layouts == 1 ? "" : "s"} consistent with ${state.shots.length} shot${state.shots.length === 1 ? "" : "s"}`
       + ` [${answer.engine} engine]` + (answer.complete ? "" : " (partial: lower bounds)");
@@ -195,7 +201,10 @@ async function refresh() {
       showError(`refused ${state.pending}: ${e.message}`);
       render(state.answer);
     } else {
-      showError(e.message);
+      // Before any shot, "no layout is consistent with these shots" is the board's fault.
+      const why = state.shots.length ? e.message
+        : e.message.replace("no layout is consistent with these shots", "no layout of this fleet fits this board");
+      showError(why);
       render(null);
     }
   } finally {
@@ -214,6 +223,11 @@ async function refresh() {
 function readSetup() {
   const size = $("size").value.trim(), d = parseSize(size);
   if (!d) { showError(`size: expected WxH, e.g. 10x10, found "${size}"`); return null; }
+  // Refused before a table of a million cells is drawn: broadside takes up to 4096 cells.
+  if (d.w < 1 || d.h < 1 || d.w * d.h > 4096) {
+    showError(`size: ${d.w}x${d.h} is not supported (1 to 4096 cells, each side at least 1)`);
+    return null;
+  }
   return { size: `${d.w}x${d.h}`, w: d.w, h: d.h, fleet: $("fleet").value.trim(), rules: $("rules").value, sinking: $("sinking").value };
 }
 
@@ -333,8 +347,13 @@ async function fire(name) {
   $("message").textContent = msg;
   await refresh();
   if (m.over && r.theirs) {
+    // The computer's fleet shown: its ship cells drawn as ships, over the heat map's colours.
     for (let row = 0; row < state.setup.h; row++) for (let c = 0; c < state.setup.w; c++) {
-      if (r.theirs[row][c] !== ".") $("board-" + columnName(c) + (row + 1)).classList.add("hit");
+      if (r.theirs[row][c] === ".") continue;
+      const td = $("board-" + columnName(c) + (row + 1));
+      td.classList.add("ship", "hit");
+      td.style.background = "";
+      td.style.color = "";
     }
   }
 }
