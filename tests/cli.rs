@@ -2880,3 +2880,202 @@ fn optimal_answers_exchangeable_fleets_at_once_and_stops_at_its_default_limit() 
     assert_eq!(v["optimal"].as_f64(), Some(12.75));
     assert!(stdout(&run(&["optimal", "--help"], None)).contains("[default: 60]"));
 }
+
+/// A grey picture of a PDF page, as `pdftoppm -gray` writes it (binary PGM): width, height
+/// and a byte a pixel (0 black, 255 white). `None` where poppler-utils is not installed.
+fn raster(pdf: &std::path::Path, page: usize, dpi: usize) -> Option<(usize, usize, Vec<u8>)> {
+    let prefix = pdf.with_extension(format!("p{page}"));
+    let ok = Command::new("pdftoppm")
+        .args([
+            "-gray",
+            "-r",
+            &dpi.to_string(),
+            "-f",
+            &page.to_string(),
+            "-l",
+            &page.to_string(),
+            "-singlefile",
+        ])
+        .arg(pdf)
+        .arg(&prefix)
+        .status()
+        .ok()?
+        .success();
+    assert!(ok, "pdftoppm reads {}", pdf.display());
+    let bytes = std::fs::read(prefix.with_extension(format!("p{page}.pgm"))).unwrap();
+    // "P5\n<w> <h>\n255\n" then the pixels.
+    let mut fields = Vec::new();
+    let mut at = 0;
+    while fields.len() < 4 {
+        let start = at;
+        while !bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        fields.push(String::from_utf8_lossy(&bytes[start..at]).into_owned());
+        at += 1;
+    }
+    assert_eq!(fields[0], "P5");
+    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    Some((w, h, bytes[at..at + w * h].to_vec()))
+}
+
+#[test]
+fn a_rendered_puzzle_shows_its_grid_clues_and_counts() {
+    let dir = fresh_dir("render");
+    let pdf = dir.join("rubin.pdf");
+    let o = run(&["render", RUBIN, "-o", pdf.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Every SVG reads back as SVG.
+    let svg = dir.join("rubin.svg");
+    for extra in [&[][..], &["--solution"], &["--no-fleet", "--cell", "5"]] {
+        let o = run(
+            &[&["render", RUBIN, "-o", svg.to_str().unwrap()][..], extra].concat(),
+            None,
+        );
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        let text = std::fs::read_to_string(&svg).unwrap();
+        svg2pdf::usvg::Tree::from_str(&text, &svg2pdf::usvg::Options::default())
+            .unwrap_or_else(|e| panic!("{extra:?}: {e}"));
+    }
+    let game = dir.join("game.svg");
+    let o = run(
+        &[
+            "render",
+            "puzzles/game/standard-game.txt",
+            "-o",
+            game.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let Some((w, _, px)) = raster(&pdf, 1, 254) else {
+        eprintln!("SKIPPED the raster checks: pdftoppm (poppler-utils) is needed");
+        return;
+    };
+    // 254 dpi: 10 pixels a millimetre. Cells of 8 mm; the grid's corner at (3.2, 12) mm.
+    let at = |x_mm: f64, y_mm: f64| px[(y_mm * 10.0) as usize * w + (x_mm * 10.0) as usize];
+    let cell = |c: f64, r: f64| (3.2 + c * 8.0, 12.0 + r * 8.0);
+    // The line between columns A and B, and the white inside a cell.
+    let (x, y) = cell(1.0, 0.5);
+    assert!(at(x, y) < 100, "the grid line at {x} mm");
+    assert!(at(x + 3.0, y) > 200, "an empty cell is white");
+    // The 'o' at J7: dark in its middle, white at its corner (a circle, not a square).
+    let (x, y) = cell(9.5, 6.5);
+    assert!(at(x, y) < 60, "the middle of the circle");
+    let (x, y) = cell(9.08, 6.08);
+    assert!(at(x, y) > 200, "the corner of the circle's cell");
+    // Row 1's count, 2, right of the grid: dark pixels in its box.
+    let (x0, y0) = cell(10.0, 0.0);
+    let dark = (0..80)
+        .flat_map(|dy| (0..80).map(move |dx| (dx, dy)))
+        .filter(|&(dx, dy)| at(x0 + dx as f64 / 10.0, y0 + dy as f64 / 10.0) < 100)
+        .count();
+    assert!(dark > 40, "row 1's count is drawn ({dark} dark pixels)");
+    // Bad output names are refused.
+    let o = run(&["render", RUBIN, "-o", "x.png"], None);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_book_has_its_pages_puzzles_and_solutions() {
+    let dir = fresh_dir("book");
+    let pdf = dir.join("book.pdf");
+    let o = run(
+        &[
+            "book",
+            "--size",
+            "6x6",
+            "--count",
+            "5",
+            "--seed",
+            "3",
+            "--per-page",
+            "4",
+            "-o",
+            pdf.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A title page, two pages of puzzles (four and one), a page of solutions.
+    assert!(stderr(&o).contains("5 puzzles, 4 pages"), "{}", stderr(&o));
+    let Some((w, h, first)) = raster(&pdf, 1, 36) else {
+        eprintln!("SKIPPED the raster checks: pdftoppm (poppler-utils) is needed");
+        return;
+    };
+    assert_eq!((w, h), (298, 421), "A4 at 36 dpi");
+    assert!(
+        first.iter().filter(|&&p| p < 128).count() > 500,
+        "the title page has ink"
+    );
+    for page in 2..=4 {
+        let (_, _, px) = raster(&pdf, page, 36).unwrap();
+        assert!(
+            px.iter().filter(|&&p| p < 128).count() > 500,
+            "page {page} has ink"
+        );
+    }
+    let out = Command::new("pdftoppm")
+        .args(["-f", "5", "-l", "5", "-png"])
+        .arg(&pdf)
+        .arg(dir.join("none"))
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success() || !dir.join("none-5.png").exists(),
+        "no fifth page"
+    );
+    // The same seed gives the same book; puzzles read from a file make one too.
+    let again = dir.join("again.pdf");
+    run(
+        &[
+            "book",
+            "--size",
+            "6x6",
+            "--count",
+            "5",
+            "--seed",
+            "3",
+            "--per-page",
+            "4",
+            "-o",
+            again.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(std::fs::read(&pdf).unwrap(), std::fs::read(&again).unwrap());
+    let o = run(
+        &[
+            "book",
+            "--from",
+            "puzzles/6x6",
+            "-o",
+            again.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A puzzle with two solutions is refused, named.
+    let two = dir.join("two.txt");
+    std::fs::write(
+        &two,
+        "name: twice\nsize: 3x3\nfleet: 1 1\ngrid:\n  1 0 1\n1 . . .\n0 . . .\n1 . . .\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "book",
+            "--from",
+            two.to_str().unwrap(),
+            "-o",
+            again.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("twice: more than one solution"),
+        "{}",
+        stderr(&o)
+    );
+}

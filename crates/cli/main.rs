@@ -19,6 +19,7 @@ mod commands;
 mod heap;
 mod interrupt;
 mod journal;
+mod pdf;
 mod report;
 mod server;
 
@@ -68,6 +69,11 @@ enum Command {
     Validate(validate::Args),
     /// Generate puzzles with a unique solution and a minimal set of clues.
     Generate(generate::Args),
+    /// Draw a puzzle (or a game state) as puzzle books print it, as SVG or PDF.
+    Render(render::Args),
+    /// A puzzle book as a PDF: puzzles generated or read, proved unique, graded, easiest
+    /// first, with the rules and the solutions.
+    Book(book::Args),
     /// Play many games of one shooter against one placer and report the shots they took.
     Simulate(simulate::Args),
     /// Two shooters against each other, taking turns, on paired boards: who sinks the other's
@@ -119,6 +125,8 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Sample(args) => sample::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Render(args) => render::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Match(args) => r#match::run(&args),
         Command::Optimal(args) => optimal::run(&args),

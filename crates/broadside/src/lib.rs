@@ -32,8 +32,8 @@
 //! - Tools every job shares: [`stats`] (means, intervals, paired differences, Wilson, gamma
 //!   functions), [`rng`] (the random streams a seed gives a parallel run) and [`output`] (files
 //!   written whole, or line by line, so that no run loses work).
-//! - The jobs built on them: [`heat`] (hit probabilities and heat maps), [`diagnose`] (why
-//!   no layout fits), [`logic`] (the human-style logical solver, one file per rule tier),
+//! - The jobs built on them: [`heat`] (hit probabilities and heat maps), [`publish`]
+//!   (puzzles drawn for print, and puzzle books' pages), [`diagnose`] (why no layout fits), [`logic`] (the human-style logical solver, one file per rule tier),
 //!   [`sample`] (uniform and biased samplers), [`judge`] (a sampler measured against the exact
 //!   answer), [`generate`] (puzzles with a unique solution), [`play`] (games, shooters, placers
 //!   and self-play).
@@ -72,6 +72,7 @@ mod placement;
 pub mod play;
 mod problem;
 pub mod progress;
+pub mod publish;
 pub mod rng;
 mod rules;
 pub mod sample;

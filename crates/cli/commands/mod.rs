@@ -6,6 +6,7 @@
 pub mod accuracy;
 pub mod advise;
 pub mod best;
+pub mod book;
 pub mod check;
 pub mod convert;
 pub mod count;
@@ -17,6 +18,7 @@ pub mod r#match;
 pub mod optimal;
 pub mod play;
 pub mod probs;
+pub mod render;
 pub mod sample;
 pub mod serve;
 pub mod simulate;
