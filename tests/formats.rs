@@ -38,6 +38,7 @@ fn documented_examples_parse_and_solve() {
             "dzn" => ("ex.dzn", Format::Dzn),
             "xcsp" => ("ex.json", Format::Xcsp),
             "puzlink" => ("ex.txt", Format::Puzlink),
+            "pzprv3" => ("ex.pzprv3", Format::Pzprv3),
             other => panic!("unknown example language {other}"),
         };
         assert_eq!(Format::detect(name, &body), expected, "{lang}");

@@ -1,6 +1,6 @@
 //! A mutation fuzzer for every reader: the corpus in `tests/fuzz-corpus` (one or more files
 //! of each format: text puzzles and game records, JSON, JSON lines, MiniZinc, XCSP3, sample
-//! files, puzz.link URLs) is mutated at random, and each mutant is read, built, checked for conflicts, counted
+//! files, puzz.link URLs, pzprjs files) is mutated at random, and each mutant is read, built, checked for conflicts, counted
 //! to a limit, printed and read back. Nothing may panic; a parse error must give the file, and
 //! a line and column inside the input.
 //!

@@ -227,6 +227,86 @@ fn every_bundled_no_touch_puzzle_goes_to_a_url_and_back() {
     assert!(written >= 400, "{written} written, {refused} refused");
 }
 
+/// Every bundled no-touch puzzle goes to a pzprv3 file (pzprjs's own) and back, its counts,
+/// clues, fleet and progress kept; what the format cannot hold is refused.
+#[test]
+fn every_bundled_no_touch_puzzle_goes_to_a_pzprv3_file_and_back() {
+    use broadside::format::pzprv3;
+    let (mut written, mut refused) = (0, 0);
+    for (file, spec) in bundled() {
+        let holdable = spec.rules == Rules::NoTouch
+            && spec.observations.shots.is_empty()
+            && !spec.clues.contains(&Some(Clue::Blocked));
+        match pzprv3::write(&spec) {
+            Ok(text) => {
+                assert!(holdable, "{file}: written though the format cannot hold it");
+                let back = format::read("x.pzprv3", &text)
+                    .unwrap_or_else(|e| panic!("{file}:\n{text}\n{e}"))
+                    .remove(0);
+                let (mut a, b) = (normal(spec.clone()), normal(back));
+                // pzprjs keeps no mark on a clue's cell.
+                for (mark, clue) in a.progress.iter_mut().zip(&spec.clues) {
+                    if clue.is_some() {
+                        *mark = broadside::Know::Unknown;
+                    }
+                }
+                if a.progress.iter().all(|&k| k == broadside::Know::Unknown) {
+                    a.progress.clear();
+                }
+                assert_eq!(
+                    (&a.dims, &a.rows, &a.cols),
+                    (&b.dims, &b.rows, &b.cols),
+                    "{file}"
+                );
+                assert_eq!(
+                    (&a.clues, &a.progress, a.rules),
+                    (&b.clues, &b.progress, b.rules),
+                    "{file}"
+                );
+                assert_eq!(a.fleet.cell_count(), b.fleet.cell_count(), "{file}");
+                assert_eq!(a.fleet.ship_count(), b.fleet.ship_count(), "{file}");
+                written += 1;
+            }
+            Err(e) => {
+                assert!(!holdable, "{file}: {e}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(written >= 400, "{written} written, {refused} refused");
+}
+
+/// The real files of pzprjs's tests (`test/script/battleship.js`): its solved state of the
+/// 6x6 test puzzle reads as solved, and a polyomino board's corner clue is refused.
+#[test]
+fn pzprjs_s_own_files_read() {
+    let solved = "pzprv3/battleship/6/6/c/. . 1 2 . . 2 /. . . . . . 0 /3 . . . . . . /0 . . . . . . /. 3 . . . . . /3 . . . . . . /. . . . . . . /+ + # + + + /# + # + + # /+ + + + + + /+ # + + + + /+ + + # # # /# + + + + + /0 0 0 0 0 0 /";
+    let spec = format::read("-", solved).unwrap().remove(0);
+    let p = spec.build().unwrap();
+    let r = broadside::answer::check(&p, broadside::Engine::Auto, None).unwrap();
+    assert!(r.solved, "{r:?}");
+    // A mistake in it (D6 marked a ship) is found.
+    let wrong = solved.replace("/# + + + + + /0", "/# + + # + + /0");
+    let p = format::read("-", &wrong)
+        .unwrap()
+        .remove(0)
+        .build()
+        .unwrap();
+    let r = broadside::answer::check(&p, broadside::Engine::Auto, None).unwrap();
+    assert_eq!(r.mistakes, ["D6"]);
+    let copy_answer =
+        "pzprv3/battleship/1/4/d/. . . . . /. 3 5 . . /. . # . /0 0 0 0 0 0 0 0 0 0 /";
+    let spec = format::read("-", copy_answer).unwrap().remove(0);
+    assert_eq!(
+        (spec.fleet.ship_count(), spec.progress[2]),
+        (10, broadside::Know::Ship)
+    );
+    let corner =
+        "pzprv3/battleship/1/4/p/. . . . . /1 2 10 0 . /. . . . /0 0 0 0 0 0 0 0 0 0 0 0 /";
+    let e = format::read("-", corner).unwrap_err().to_string();
+    assert!(e.contains("corner clue"), "{e}");
+}
+
 #[test]
 fn the_cli_takes_a_url_for_a_file_and_writes_one() {
     let bin = env!("CARGO_BIN_EXE_broadside");

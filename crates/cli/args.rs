@@ -149,6 +149,8 @@ pub enum To {
     Json,
     /// A puzz.link URL (no-touch puzzles without rocks or shots).
     Puzlink,
+    /// pzprjs's own file, a person's marks included (no-touch puzzles without rocks or shots).
+    Pzprv3,
 }
 
 /// The game to play: a game file, or the options (the standard game by default).

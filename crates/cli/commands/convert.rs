@@ -33,8 +33,17 @@ pub fn run(args: &Args) -> Result<bool> {
             .iter()
             .map(|s| format::puzlink::write(s).map_err(|e| usage(e.to_string())))
             .collect::<Result<Vec<_>>>()?,
+        To::Pzprv3 => specs
+            .iter()
+            .map(|s| format::pzprv3::write(s).map_err(|e| usage(e.to_string())))
+            .collect::<Result<Vec<_>>>()?,
         _ => Vec::new(),
     };
+    if matches!(to, To::Pzprv3) && specs.len() != 1 {
+        return Err(usage(
+            "a pzprv3 file holds one puzzle: convert one at a time",
+        ));
+    }
     if matches!(to, To::Puzlink) && specs.iter().any(|s| !s.progress.is_empty()) {
         eprintln!(
             "broadside: note: a puzz.link URL holds the puzzle only; the progress is not written"
@@ -54,6 +63,7 @@ pub fn run(args: &Args) -> Result<bool> {
                 serde_json::to_string(&JsonProblem::from_spec(spec))?
             )?,
             To::Puzlink => writeln!(w, "{}", urls[i])?,
+            To::Pzprv3 => write!(w, "{}", urls[i])?,
         }
     }
     printer.finish()?;

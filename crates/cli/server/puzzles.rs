@@ -10,7 +10,7 @@
 //! - `POST /api/generate?size=WxH&fleet=...&difficulty=...&seed=N`: a new unique puzzle, as
 //!   `/api/puzzle` gives one.
 //! - `POST /api/grade`: what `grade --json` prints for the body.
-//! - `POST /api/convert?to=text|json|puzlink`: the body written as `convert` writes it.
+//! - `POST /api/convert?to=text|json|puzlink|pzprv3`: the body written as `convert` writes it.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -248,9 +248,13 @@ pub fn convert(q: &HashMap<String, String>, body: &str) -> Reply {
             Ok(url) => Reply::text(url + "\n"),
             Err(e) => Reply::error(422, e),
         },
+        "pzprv3" => match format::pzprv3::write(spec) {
+            Ok(file) => Reply::text(file),
+            Err(e) => Reply::error(422, e),
+        },
         other => Reply::error(
             400,
-            format!("to: expected text, json or puzlink, not {other:?}"),
+            format!("to: expected text, json, puzlink or pzprv3, not {other:?}"),
         ),
     }
 }

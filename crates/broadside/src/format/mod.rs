@@ -7,6 +7,7 @@
 //! - [`xcsp`]: the XCSP3/PyCSP3 Battleships JSON.
 //! - [`samples`]: files of sampled layouts, for judging a sampler.
 //! - [`puzlink`]: puzz.link URLs of Battleship puzzles (pzprjs, cspuz), one a line.
+//! - [`pzprv3`]: pzprjs's own files of Battleship puzzles, a person's marks included.
 //! - [`input`]: an input file or stream read whole, refusing devices and endless lines.
 //!
 //! [`read`] detects the format from the file name and the content and returns every problem
@@ -17,6 +18,7 @@ pub mod input;
 pub mod json;
 pub mod jsonl;
 pub mod puzlink;
+pub mod pzprv3;
 pub mod samples;
 pub mod text;
 pub mod xcsp;
@@ -79,6 +81,8 @@ pub enum Format {
     Xcsp,
     /// puzz.link URLs, one a line.
     Puzlink,
+    /// pzprjs's own file (`pzprv3`).
+    Pzprv3,
 }
 
 impl Format {
@@ -98,6 +102,9 @@ impl Format {
         let trimmed = content.trim_start();
         if trimmed.lines().next().is_some_and(puzlink::is_url) {
             return Format::Puzlink;
+        }
+        if pzprv3::is_pzprv3(trimmed) {
+            return Format::Pzprv3;
         }
         // A JSON array of broadside's JSON problems.
         if trimmed.starts_with('[') {
@@ -150,6 +157,7 @@ pub fn read(name: &str, content: &str) -> Result<Vec<ProblemSpec>, ParseError> {
         Format::Dzn => dzn::parse(content).map(|p| vec![p]),
         Format::Xcsp => xcsp::parse(content).map(|p| vec![p]),
         Format::Puzlink => puzlink::parse_many(content),
+        Format::Pzprv3 => pzprv3::parse(content).map(|p| vec![p]),
     };
     r.map_err(|e| e.in_file(name))
 }

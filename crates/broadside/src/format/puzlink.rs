@@ -191,7 +191,7 @@ impl Reader<'_> {
 }
 
 /// The clue of a cell code.
-fn clue(code: Option<usize>) -> Result<Clue, String> {
+pub(super) fn clue(code: Option<usize>) -> Result<Clue, String> {
     Ok(match code {
         None => Clue::Ship,
         Some(0) => Clue::Water,
@@ -212,7 +212,7 @@ fn clue(code: Option<usize>) -> Result<Clue, String> {
 }
 
 /// The code of a clue; `None` for one the format lacks.
-fn code(clue: Clue) -> Option<char> {
+pub(super) fn code(clue: Clue) -> Option<char> {
     Some(match clue {
         Clue::Ship => '.',
         Clue::Water => '0',
@@ -227,7 +227,7 @@ fn code(clue: Clue) -> Option<char> {
 }
 
 /// The shape of a piece code (`31s`); `None` for a malformed one.
-fn piece(code: &str) -> Option<Shape> {
+pub(super) fn piece(code: &str) -> Option<Shape> {
     let digits: Vec<char> = code.chars().collect();
     if digits.len() < 3 {
         return None;
@@ -303,7 +303,7 @@ fn polyomino_name(shape: &Shape, n: usize) -> String {
 }
 
 /// The fleet of pieces, each a ship: straight ones by length, the others as named polyominoes.
-fn fleet_of(pieces: &[Shape]) -> Fleet {
+pub(super) fn fleet_of(pieces: &[Shape]) -> Fleet {
     let mut names: Vec<(Shape, String)> = Vec::new();
     let mut unnamed = 0;
     let entries: Vec<(Shape, usize, String)> = pieces
@@ -497,7 +497,7 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
 }
 
 /// The pieces of a preset.
-fn preset(key: char) -> Vec<Shape> {
+pub(super) fn preset(key: char) -> Vec<Shape> {
     PRESETS
         .iter()
         .find(|(k, _)| *k == key)
@@ -508,6 +508,39 @@ fn preset(key: char) -> Vec<Shape> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A fleet as pzprjs's piece bank holds it: a preset's letter, or every piece's code.
+pub(super) enum Bank {
+    /// A preset (`c`, `d`, `e`, `t`, `p`).
+    Preset(char),
+    /// The pieces' codes, largest first.
+    Pieces(Vec<String>),
+}
+
+/// The bank of `fleet`: a preset when it is one, else its pieces; the reason when a piece has
+/// no code (wider or taller than 35 cells).
+pub(super) fn bank(fleet: &Fleet) -> Result<Bank, String> {
+    let mut pieces = Vec::new();
+    for t in fleet.types() {
+        let code = piece_code(&t.shape)
+            .ok_or_else(|| format!("ship {} is over 35 cells wide or tall", t.shape.art()))?;
+        pieces.extend(std::iter::repeat_n(code, t.count));
+    }
+    let same = |codes: &[&str]| {
+        let mut a: Vec<Shape> = codes.iter().filter_map(|c| piece(c)).collect();
+        let mut b: Vec<Shape> = pieces.iter().filter_map(|c| piece(c)).collect();
+        a.iter_mut().for_each(|s| *s = s.canonical());
+        b.iter_mut().for_each(|s| *s = s.canonical());
+        a.sort();
+        b.sort();
+        a == b
+    };
+    if let Some((key, _)) = PRESETS.iter().find(|(_, codes)| same(codes)) {
+        return Ok(Bank::Preset(*key));
+    }
+    pieces.sort_by_key(|c| std::cmp::Reverse(piece(c).map_or(0, |s| s.size())));
+    Ok(Bank::Pieces(pieces))
 }
 
 /// Why a problem has no puzz.link URL.
@@ -595,31 +628,9 @@ pub fn write(spec: &ProblemSpec) -> Result<String, Unwritable> {
         &mut body,
     );
     // The fleet: a preset when it is one, else every piece.
-    let mut pieces = Vec::new();
-    for t in spec.fleet.types() {
-        let code = piece_code(&t.shape).ok_or_else(|| {
-            Unwritable(format!(
-                "ship {} is over 35 cells wide or tall",
-                t.shape.art()
-            ))
-        })?;
-        pieces.extend(std::iter::repeat_n(code, t.count));
-    }
-    let same = |codes: &[&str]| {
-        let mut a: Vec<Shape> = codes.iter().filter_map(|c| piece(c)).collect();
-        let mut b: Vec<Shape> = pieces.iter().filter_map(|c| piece(c)).collect();
-        a.iter_mut().for_each(|s| *s = s.canonical());
-        b.iter_mut().for_each(|s| *s = s.canonical());
-        a.sort();
-        b.sort();
-        a == b
-    };
-    match PRESETS.iter().find(|(_, codes)| same(codes)) {
-        Some((key, _)) => body.push_str(&format!("//{key}")),
-        None => {
-            pieces.sort_by_key(|c| std::cmp::Reverse(piece(c).map_or(0, |s| s.size())));
-            body.push_str(&format!("/{}/{}", pieces.len(), pieces.join("/")));
-        }
+    match bank(&spec.fleet).map_err(Unwritable)? {
+        Bank::Preset(key) => body.push_str(&format!("//{key}")),
+        Bank::Pieces(pieces) => body.push_str(&format!("/{}/{}", pieces.len(), pieces.join("/"))),
     }
     Ok(format!(
         "https://puzz.link/p?battleship/{}/{}/{body}",
