@@ -3079,3 +3079,36 @@ fn a_book_has_its_pages_puzzles_and_solutions() {
         stderr(&o)
     );
 }
+
+/// Under a limit on the address space (`ulimit -v`, as batch systems set it) a job that fits
+/// runs, and one that does not ends with "out of memory" and exit code 3, never an abort.
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn a_memory_limit_gives_an_answer_or_out_of_memory() {
+    let bin = env!("CARGO_BIN_EXE_broadside");
+    let under = |kib: u32, args: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {kib} && exec {bin} {args}"))
+            .output()
+            .unwrap()
+    };
+    // The empty board's per-cell counts take a few megabytes: they fit in 40 MB.
+    let o = under(
+        40_000,
+        "count --cells --size 10x10 --fleet '5 4 3 3 2' --rules touch",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("15046987768 layouts"), "{}", stdout(&o));
+    // The DP's per-cell layers take hundreds of megabytes: they do not fit in 60 MB.
+    let o = under(
+        60_000,
+        "count --cells --engine dp --size 10x10 --fleet '5 4 3 3 2' --rules touch",
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("broadside: out of memory"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -24,6 +24,12 @@
 //!
 //! Where transparent huge pages are off (`/sys/kernel/mm/transparent_hugepage/enabled` set to
 //! `never`), the advice is ignored and the heaps behave as glibc's with the larger steps.
+//!
+//! **Switched off** where the steps would not fit: under a limit on the address space
+//! (`ulimit -v`, as shared machines and batch systems set it), whose every 64 MiB step and
+//! thread heap counts against the limit (there every thread allocates from the main heap),
+//! and when `BROADSIDE_HEAP=system` asks for the C library's allocator as it is. Either way, a block that cannot be had ends the command with
+//! "out of memory" and exit code 3 (the question could not be answered), never an abort.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -61,12 +67,71 @@ pub struct Heap;
 /// from 32 MiB up mapped apart) and starts advising huge pages on the heaps' growth. To be
 /// called first in `main`, before any other thread exists.
 pub fn tune() {
+    if limited() {
+        // Each thread heap reserves 64 MiB of address space whatever it holds: under a limit
+        // on the address space, every thread allocates from the one main heap instead.
+        // SAFETY: `mallopt` only sets an option, before any other thread exists.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 2);
+        }
+        return;
+    }
+    if std::env::var_os("BROADSIDE_HEAP").is_some_and(|v| v == "system") {
+        return;
+    }
     // SAFETY: `mallopt` only sets options; `sbrk(0)` only reads the heap's end.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
         libc::mallopt(libc::M_TOP_PAD, 64 << 20);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 20);
         ADVISED.store(libc::sbrk(0) as usize + HUGE_PAGE, Ordering::Relaxed);
+    }
+}
+
+/// Whether the address space is limited (`ulimit -v`): the larger steps and the thread heaps'
+/// reservations would then count against the limit.
+fn limited() -> bool {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` only fills the struct it is given.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    read && limit.rlim_cur != libc::RLIM_INFINITY
+}
+
+/// Ends the command for want of memory: "out of memory" on standard error and exit code 3,
+/// without allocating (there is nothing to allocate with) and without the abort the standard
+/// library would make of it. Files broadside writes are written whole or cut back to whole
+/// records, so what is on disk stays readable.
+fn out_of_memory(size: usize) -> ! {
+    let mut buf = [0u8; 160];
+    let mut n = 0;
+    let mut put = |bytes: &[u8]| {
+        for &b in bytes {
+            if n < buf.len() {
+                buf[n] = b;
+                n += 1;
+            }
+        }
+    };
+    put(b"broadside: out of memory (a block of ");
+    let mut digits = [0u8; 20];
+    let (mut v, mut k) = (size, digits.len());
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    put(&digits[k..]);
+    put(b" bytes could not be had): the question could not be answered\n");
+    // SAFETY: writing a buffer of our own to standard error, then ending the process at once.
+    unsafe {
+        libc::write(2, buf.as_ptr().cast(), n);
+        libc::_exit(3)
     }
 }
 
@@ -130,6 +195,9 @@ unsafe impl GlobalAlloc for Heap {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as the caller's.
         let p = unsafe { System.alloc(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
         look(p, layout.size());
         p
     }
@@ -137,6 +205,9 @@ unsafe impl GlobalAlloc for Heap {
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as the caller's.
         let p = unsafe { System.alloc_zeroed(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
         look(p, layout.size());
         p
     }
@@ -149,6 +220,9 @@ unsafe impl GlobalAlloc for Heap {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: as the caller's.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            out_of_memory(new_size);
+        }
         look(p, new_size);
         p
     }
