@@ -3112,3 +3112,36 @@ fn a_memory_limit_gives_an_answer_or_out_of_memory() {
         stderr(&o)
     );
 }
+
+/// A time limit is a limit: a count of 500 two-cell ships on 64x64 (whose SAT encoding alone
+/// took seconds and gigabytes) stops within the limit, with a partial count, whether its
+/// engine is chosen or forced to SAT.
+#[test]
+fn a_time_limit_holds_on_the_largest_boards() {
+    for engine in ["auto", "sat"] {
+        let start = std::time::Instant::now();
+        let o = run(
+            &[
+                "count",
+                "--engine",
+                engine,
+                "--time-limit",
+                "1",
+                "--size",
+                "64x64",
+                "--fleet",
+                "500x2",
+            ],
+            None,
+        );
+        let seconds = start.elapsed().as_secs_f64();
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("partial: time limit reached"),
+            "{engine}: {}",
+            stdout(&o)
+        );
+        // One second and what starting the command takes; generous for a loaded machine.
+        assert!(seconds < 2.5, "{engine}: {seconds:.2} s");
+    }
+}

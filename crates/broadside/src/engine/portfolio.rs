@@ -267,9 +267,10 @@ pub fn count_to_limit(
 
 /// The most cells of cardinality counters (placements of a type times its ships plus one,
 /// summed over the types) SAT's encoding may need for it to join a race: past it the encoding
-/// alone takes seconds and gigabytes (64x64 with 2,000 one-cell ships: 8.2 million), and
-/// the enumerator goes alone.
-pub const SAT_MOST_COUNTER_CELLS: usize = 1 << 22;
+/// alone takes seconds and hundreds of megabytes (64x64 with 500 ships of two cells: 4
+/// million, 0.5 GB in its first second; with 2,000 one-cell ships: 8.2 million), and the
+/// enumerator goes alone. The hard set's largest (`puzzles/hard`) needs under 40,000.
+pub const SAT_MOST_COUNTER_CELLS: usize = 1 << 20;
 
 /// `head_start`, or no end to it (`Duration::MAX`: the enumerator alone) where SAT's
 /// encoding of `problem` would be too large to race with ([`SAT_MOST_COUNTER_CELLS`]).

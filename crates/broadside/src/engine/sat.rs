@@ -23,9 +23,13 @@
 //! which allows the clauses a count adds) into a sink (`Interrupt`) that discards it and
 //! fails once the time limit has passed or the [`Cancel`] flag is raised. The proof is
 //! written a few kilobytes at a time, so the search stops within milliseconds; writing it
-//! costs 5-10%.
+//! costs 5-10%. Building the encoding and loading it into the solver take long on large
+//! boards (64x64 with hundreds of ships: seconds and gigabytes), so both look at the clock and
+//! the flag every 65,536 clauses: the encoding is built when a question first needs it, within
+//! that question's limit.
 
 use std::io::Write;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use varisat::{CnfFormula, ExtendFormula, Lit, ProofFormat, Solver};
@@ -40,7 +44,37 @@ use super::{Cancel, CountError, CountOptions, CountResult, Stop};
 /// The SAT engine for one problem.
 pub struct SatEngine<'p> {
     problem: &'p Problem,
-    enc: Encoding,
+    /// The encoding, built when first needed.
+    enc: OnceLock<Encoding>,
+}
+
+/// Clauses between two looks at the clock while an encoding is built or loaded.
+const CHECK_EVERY: usize = 1 << 16;
+
+/// A formula that stops taking clauses once `halt` says to stop (looked at every
+/// [`CHECK_EVERY`] clauses): an encoding too large for the time it has is given up.
+struct Halting<'a, F> {
+    inner: &'a mut F,
+    halt: &'a Interrupt,
+    added: usize,
+    stopped: Option<Stop>,
+}
+
+impl<F: ExtendFormula> ExtendFormula for Halting<'_, F> {
+    fn add_clause(&mut self, literals: &[Lit]) {
+        if self.stopped.is_some() {
+            return;
+        }
+        self.inner.add_clause(literals);
+        self.added += 1;
+        if self.added.is_multiple_of(CHECK_EVERY) {
+            self.stopped = self.halt.stopped();
+        }
+    }
+
+    fn new_var(&mut self) -> varisat::Var {
+        self.inner.new_var()
+    }
 }
 
 /// A problem's CNF and the map from variables back to placements.
@@ -63,6 +97,26 @@ impl Encoding {
             placement_vars,
             cell_vars,
         }
+    }
+
+    /// [`Encoding::new`], given up once `halt` says to stop.
+    fn until(problem: &Problem, halt: &Interrupt) -> Result<Encoding, Stop> {
+        let mut formula = CnfFormula::new();
+        let mut halting = Halting {
+            inner: &mut formula,
+            halt,
+            added: 0,
+            stopped: halt.stopped(),
+        };
+        let (placement_vars, cell_vars) = encode(problem, &mut halting);
+        if let Some(why) = halting.stopped {
+            return Err(why);
+        }
+        Ok(Encoding {
+            formula,
+            placement_vars,
+            cell_vars,
+        })
     }
 }
 
@@ -188,34 +242,54 @@ fn exactly(f: &mut impl ExtendFormula, xs: &[Lit], k: usize) {
 }
 
 impl<'p> SatEngine<'p> {
-    /// Encodes `problem`.
+    /// The engine for `problem`; its encoding is built when a question first needs it.
     pub fn new(problem: &'p Problem) -> Self {
         SatEngine {
             problem,
-            enc: Encoding::new(problem),
+            enc: OnceLock::new(),
         }
     }
 
-    /// The encoding.
+    /// The encoding (built now if no question has built it).
     pub fn encoding(&self) -> &Encoding {
-        &self.enc
+        self.enc.get_or_init(|| Encoding::new(self.problem))
     }
 
-    /// A solver loaded with the formula, stopped by `halt` when it has a limit.
-    fn solver(&self, halt: &Interrupt) -> Solver<'static> {
+    /// The encoding, built within `halt` if it was not.
+    fn encoding_until(&self, halt: &Interrupt) -> Result<&Encoding, Stop> {
+        if let Some(e) = self.enc.get() {
+            return Ok(e);
+        }
+        let e = Encoding::until(self.problem, halt)?;
+        Ok(self.enc.get_or_init(|| e))
+    }
+
+    /// A solver loaded with the formula, stopped by `halt` when it has a limit (while the
+    /// formula is built and loaded too).
+    fn solver(&self, halt: &Interrupt) -> Result<Solver<'static>, Stop> {
+        let enc = self.encoding_until(halt)?;
         let mut s = Solver::new();
-        if halt.deadline.is_some() || halt.cancel.is_some() {
+        let limited = halt.deadline.is_some() || halt.cancel.is_some();
+        if limited {
             s.write_proof(halt.clone(), ProofFormat::Varisat);
         }
-        s.add_formula(&self.enc.formula);
-        s
+        for (i, clause) in enc.formula.iter().enumerate() {
+            s.add_clause(clause);
+            if limited
+                && i.is_multiple_of(CHECK_EVERY)
+                && let Some(why) = halt.stopped()
+            {
+                return Err(why);
+            }
+        }
+        Ok(s)
     }
 
     fn decode(&self, model: &[Lit]) -> (Layout, Vec<Lit>) {
         let truth = |l: Lit| model.get(l.index()).is_some_and(|m| m.is_positive());
         let mut ships = Vec::new();
         let mut block = Vec::new();
-        for (ty, vars) in self.enc.placement_vars.iter().enumerate() {
+        for (ty, vars) in self.encoding().placement_vars.iter().enumerate() {
             for (i, &x) in vars.iter().enumerate() {
                 if truth(x) {
                     ships.push(Ship {
@@ -242,7 +316,7 @@ impl<'p> SatEngine<'p> {
         cancel: Option<Cancel>,
     ) -> Result<Option<Layout>, Stop> {
         let halt = Interrupt { deadline, cancel };
-        let mut s = self.solver(&halt);
+        let mut s = self.solver(&halt)?;
         match s.solve() {
             Ok(true) => Ok(s.model().map(|m| self.decode(&m).0)),
             Ok(false) => Ok(None),
@@ -258,8 +332,19 @@ impl<'p> SatEngine<'p> {
             deadline: opts.time_limit.and_then(|t| start.checked_add(t)),
             cancel: opts.cancel.clone(),
         };
-        let mut s = self.solver(&halt);
         let d = self.problem.dims();
+        let mut s = match self.solver(&halt) {
+            Ok(s) => s,
+            Err(why) => {
+                return Ok(CountResult {
+                    count: 0,
+                    complete: false,
+                    stopped: Some(why),
+                    per_cell: opts.per_cell.then(|| vec![0u128; d.cells()]),
+                    engine: super::EngineKind::Sat,
+                });
+            }
+        };
         let mut per_cell = opts.per_cell.then(|| vec![0u128; d.cells()]);
         let mut count = 0u128;
         let mut stopped = None;
@@ -303,14 +388,14 @@ impl<'p> SatEngine<'p> {
     /// and mapping each placement variable back to its ship (`c placement VAR TYPE CELLS...`,
     /// the type's index in the fleet and the cells row-major from 0).
     pub fn write_dimacs(&self, out: &mut (impl Write + ?Sized)) -> std::io::Result<()> {
-        let f = &self.enc.formula;
+        let enc = self.encoding();
+        let f = &enc.formula;
         writeln!(
             out,
             "c broadside: placement variables are the projection set"
         )?;
         writeln!(out, "p cnf {} {}", f.var_count(), f.len())?;
-        let show: Vec<String> = self
-            .enc
+        let show: Vec<String> = enc
             .placement_vars
             .iter()
             .flatten()
@@ -319,7 +404,7 @@ impl<'p> SatEngine<'p> {
         writeln!(out, "c p show {} 0", show.join(" "))?;
         writeln!(out, "c ind {} 0", show.join(" "))?;
         // The map back to layouts, for tools that sample or enumerate models.
-        for (ty, vars) in self.enc.placement_vars.iter().enumerate() {
+        for (ty, vars) in enc.placement_vars.iter().enumerate() {
             for (lit, p) in vars.iter().zip(self.problem.placements(ty)) {
                 let cells: Vec<String> = p.cells.iter().map(|c| c.to_string()).collect();
                 writeln!(
