@@ -3145,3 +3145,47 @@ fn a_time_limit_holds_on_the_largest_boards() {
         assert!(seconds < 2.5, "{engine}: {seconds:.2} s");
     }
 }
+
+/// Parts far past the subtrees the search's first levels have: most are empty, they still add
+/// up, and setting one up on the largest board stays small and within the time limit.
+#[test]
+fn any_number_of_parts_adds_up_and_sets_up_within_bounds() {
+    use broadside::{CountOptions, Dims, Enumerator, Fleet, ProblemSpec, Rules};
+    let p = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch)
+        .build()
+        .unwrap();
+    let k = 3000;
+    let total: u128 = (0..k)
+        .map(|j| {
+            Enumerator::new(&p)
+                .count_part(&CountOptions::default(), j, k)
+                .unwrap()
+                .count
+        })
+        .sum();
+    assert_eq!(total, 524);
+    let start = std::time::Instant::now();
+    let o = run(
+        &[
+            "count",
+            "--part",
+            "0/10000000",
+            "--size",
+            "64x64",
+            "--fleet",
+            "5 4 3 3 2",
+            "--rules",
+            "touch",
+            "--time-limit",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("partial: time limit reached"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(start.elapsed().as_secs_f64() < 2.5, "{:?}", start.elapsed());
+}

@@ -16,6 +16,11 @@ use crate::engine::{Cancel, CountError, CountOptions, CountResult, Stop};
 /// gets, so that the parts are alike in size.
 const SUBTREES_PER_PART: usize = 16;
 
+/// The most states a level of the frontier keeps: the next level's subtrees are then the moves
+/// from this one, made by the workers, however many parts were asked for (whose count may pass
+/// the subtrees there are: a part beyond them is empty, and the parts still add up).
+const MOST_FRONTIER_STATES: usize = 1 << 18;
+
 /// How long a parallel count first tries on the calling thread alone.
 const SEQUENTIAL_TRIAL: std::time::Duration = std::time::Duration::from_micros(300);
 
@@ -950,20 +955,29 @@ impl<const N: usize> Tables<N> {
 
     /// Splits the root into independent subtrees for the threads.
     pub(super) fn frontier(&self, want: usize, sym: Option<&Symmetric>) -> Frontier<N> {
-        self.frontier_of(want, |_| true, sym)
+        self.frontier_of(want, |_| true, sym, &|| false)
+            .expect("a frontier that is never stopped")
     }
 
     /// The subtrees of the search's first levels (at most three), down to the first level
     /// with at least `want` of them, in search order; of that last level, only those whose
     /// index `keep` accepts. The last level is not built: each subtree is its parent and
     /// the move from it, made by the worker that counts it. Under `sym`, the first ship is
-    /// placed at its orbits' representatives only, each weighed by its orbit's size.
+    /// placed at its orbits' representatives only, each weighed by its orbit's size. No level
+    /// of more than [`MOST_FRONTIER_STATES`] states is built. `None` once `stop` says so
+    /// (looked at every 64 states).
     pub(super) fn frontier_of(
         &self,
         want: usize,
         keep: impl Fn(usize) -> bool,
         sym: Option<&Symmetric>,
-    ) -> Frontier<N> {
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Frontier<N>> {
+        let mut looked = 0usize;
+        let mut halted = || {
+            looked += 1;
+            looked.is_multiple_of(64) && stop()
+        };
         let mut layer = vec![self.root()];
         let mut weights = vec![1u64];
         let mut cands = Vec::new();
@@ -985,23 +999,30 @@ impl<const N: usize> Tables<N> {
                 break;
             }
             // How many subtrees the next level has: if it is the last, it is left as moves.
-            let size: usize = layer
-                .iter()
-                .map(|st| {
-                    if leafish(st) {
+            // (The third level is the last whatever its size.)
+            let mut size = 0usize;
+            if level < 2 {
+                for st in &layer {
+                    if halted() {
+                        return None;
+                    }
+                    size += if leafish(st) {
                         1
                     } else {
                         self.candidates(st, &mut cands);
                         cands.iter().filter(|c| weight(level, c) > 0).count()
-                    }
-                })
-                .sum();
-            let last = size >= want || level == 2;
+                    };
+                }
+            }
+            let last = size >= want || level == 2 || size > MOST_FRONTIER_STATES;
             if last {
                 let mut tasks = Vec::new();
                 let mut task_weights = Vec::new();
                 let mut index = 0;
                 for (i, st) in layer.iter().enumerate() {
+                    if halted() {
+                        return None;
+                    }
                     if leafish(st) {
                         if keep(index) {
                             tasks.push((i, None));
@@ -1023,11 +1044,11 @@ impl<const N: usize> Tables<N> {
                         index += 1;
                     }
                 }
-                return Frontier {
+                return Some(Frontier {
                     parents: layer,
                     tasks,
                     weights: task_weights,
-                };
+                });
             }
             let mut next = Vec::new();
             let mut next_weights = Vec::new();
@@ -1060,11 +1081,11 @@ impl<const N: usize> Tables<N> {
             .filter(|&i| keep(i))
             .map(|i| (i, None))
             .collect();
-        Frontier {
+        Some(Frontier {
             weights: tasks.iter().map(|&(i, _)| weights[i]).collect(),
             parents: layer,
             tasks,
-        }
+        })
     }
 
     /// The state of subtree `task` of `f`, made in `into` (its vectors reused).
@@ -1176,13 +1197,34 @@ impl<const N: usize> Tables<N> {
         parts: usize,
     ) -> Result<CountResult, CountError> {
         let parts = parts.max(1);
+        let deadline = opts.time_limit.and_then(|t| Instant::now().checked_add(t));
+        // Setting the part up walks the search's first levels: within the limit too.
+        let stopped = || {
+            deadline.is_some_and(|d| Instant::now() >= d)
+                || opts.cancel.as_ref().is_some_and(|c| c.is_cancelled())
+        };
         // A part's per-cell counts are not made whole by the symmetries alone: no orbits.
-        let tasks = self.frontier_of(
+        let Some(tasks) = self.frontier_of(
             parts.saturating_mul(SUBTREES_PER_PART),
             |i| i % parts == part,
             None,
-        );
-        let deadline = opts.time_limit.and_then(|t| Instant::now().checked_add(t));
+            &stopped,
+        ) else {
+            let cancelled = opts.cancel.as_ref().is_some_and(|c| c.is_cancelled());
+            return Ok(CountResult {
+                count: 0,
+                complete: false,
+                stopped: Some(if cancelled {
+                    Stop::Cancelled
+                } else {
+                    Stop::Time
+                }),
+                per_cell: opts
+                    .per_cell
+                    .then(|| vec![0u128; self.board.len() as usize]),
+                engine: super::super::EngineKind::Enum,
+            });
+        };
         let stop = AtomicBool::new(false);
         on_deep_stack(self.depth(), || {
             self.count_subtrees(tasks, opts, deadline, &stop, None, None)
