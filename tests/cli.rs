@@ -3189,3 +3189,30 @@ fn any_number_of_parts_adds_up_and_sets_up_within_bounds() {
     );
     assert!(start.elapsed().as_secs_f64() < 2.5, "{:?}", start.elapsed());
 }
+
+/// A long validation says up front how long it would take, and judges what it drew when its
+/// time limit runs out.
+#[test]
+fn a_long_validation_says_its_pace_and_stops_at_its_limit() {
+    let start = std::time::Instant::now();
+    let o = run(
+        &[
+            "validate",
+            "puzzles/game/kancko-10x10-midgame.txt",
+            "--sampler",
+            "sequential",
+            "-n",
+            "1000000",
+            "--time-limit",
+            "2",
+        ],
+        None,
+    );
+    assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+    assert!(
+        stderr(&o).contains("the 1000000 asked for take about"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("verdict:"), "{}", stdout(&o));
+}

@@ -379,17 +379,31 @@ pub fn judge_sampler<R: Rng + ?Sized>(
     time_limit: Option<std::time::Duration>,
     rng: &mut R,
 ) -> Result<Option<Judgement>, SampleError> {
+    judge_sampler_with(problem, kind, n, time_limit, rng, &|_| {})
+}
+
+/// [`judge_sampler`], telling `progress` how many samples are drawn after each one (a long
+/// run's bar and time estimate).
+pub fn judge_sampler_with<R: Rng + ?Sized>(
+    problem: &Problem,
+    kind: SamplerKind,
+    n: u64,
+    time_limit: Option<std::time::Duration>,
+    rng: &mut R,
+    progress: &dyn Fn(u64),
+) -> Result<Option<Judgement>, SampleError> {
     let start = std::time::Instant::now();
     let Some(mut judge) = Judge::within(problem, time_limit)? else {
         return Ok(None);
     };
     let left = time_limit.map(|t| t.saturating_sub(start.elapsed()));
     let mut sampler = Sampler::within(problem.clone(), kind, left)?;
-    for _ in 0..n {
+    for i in 0..n {
         match sampler.sample(rng) {
             Some(l) => judge.add(&l),
             None => break,
         }
+        progress(i + 1);
     }
     let source = format!("{kind:?} sampler by {}", sampler.method()).to_lowercase();
     Ok(Some(judge.finish(source)))

@@ -40,6 +40,64 @@ pub struct Args {
     time_limit: Option<f64>,
 }
 
+/// The progress of the draws: a bar at a terminal, and once, after the first second, the time
+/// the whole run will take at that pace when it is long (with the way to bound it).
+struct Pace {
+    n: u64,
+    start: std::time::Instant,
+    said: std::sync::atomic::AtomicBool,
+    bar: indicatif::ProgressBar,
+}
+
+impl Pace {
+    fn new(n: u64) -> Pace {
+        let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            indicatif::ProgressBar::new(n)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} samples, {eta} left")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Pace {
+            n,
+            start: std::time::Instant::now(),
+            said: Default::default(),
+            bar,
+        }
+    }
+
+    fn drawn(&self, drawn: u64) {
+        if drawn.is_multiple_of(64) || drawn == self.n {
+            self.bar.set_position(drawn);
+        }
+        let elapsed = self.start.elapsed().as_secs_f64();
+        if elapsed < 1.0 || self.said.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        let whole = elapsed / drawn as f64 * self.n as f64;
+        if whole > 30.0 {
+            self.bar.suspend(|| {
+                eprintln!(
+                    "broadside: {drawn} samples in {elapsed:.1} s: the {} asked for take about {} at this pace (--time-limit judges what is drawn by then)",
+                    self.n,
+                    duration(whole)
+                )
+            });
+        }
+    }
+}
+
+/// A duration in words: "45 s", "12 min", "8.3 h".
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s => format!("{:.1} h", s / 3600.0),
+    }
+}
+
 pub fn run(args: &Args) -> Result<bool> {
     let p = answer::build(args.input.single()?)?;
     let report = match &args.samples {
@@ -57,7 +115,16 @@ pub fn run(args: &Args) -> Result<bool> {
                 time_limit: args.time_limit.map(seconds).transpose()?,
             };
             let mut rng = StdRng::seed_from_u64(args.seed);
-            answer::validate(&p, &opts, &format!(", seed {}", args.seed), &mut rng)
+            let pace = Pace::new(args.n);
+            let r = answer::validate_with(
+                &p,
+                &opts,
+                &format!(", seed {}", args.seed),
+                &mut rng,
+                &|drawn| pace.drawn(drawn),
+            );
+            pace.bar.finish_and_clear();
+            r
         }
     }
     .with_context(|| label(&p))?;

@@ -48,7 +48,7 @@ pub use probs::{
 pub use progress::{CheckReport, HintReport, HintStep, SEARCH_TIER, check, hint};
 pub use sample::{
     Drawn, Ending, SampleOptions, SampleReport, ValidateReport, estimate, sample, validate,
-    validate_samples,
+    validate_samples, validate_with,
 };
 pub use solve::{SolveReport, Solved, solve};
 pub use summarize::{GamesSummary, PairedSummary, ShotsFile, compare, summarize};

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::diagnose::{NoLayout, no_layout};
 use crate::error::Error;
-use crate::judge::{Judge, Judgement, judge_sampler};
+use crate::judge::{Judge, Judgement};
 use crate::layout::Layout;
 use crate::problem::Problem;
 use crate::sample::{self, Estimate, GaveUp, MAX_ATTEMPTS, SampleError, Sampler, SamplerKind};
@@ -267,10 +267,28 @@ pub fn validate(
     source: &str,
     rng: &mut dyn Rng,
 ) -> Result<ValidateReport, Error> {
+    validate_with(problem, opts, source, rng, &|_| {})
+}
+
+/// [`validate`], telling `progress` how many samples are drawn after each one.
+pub fn validate_with(
+    problem: &Problem,
+    opts: &SampleOptions,
+    source: &str,
+    rng: &mut dyn Rng,
+    progress: &dyn Fn(u64),
+) -> Result<ValidateReport, Error> {
     if !problem.conflicts().is_empty() {
         return Ok(ValidateReport::NoLayout(no_layout(problem)));
     }
-    match judge_sampler(problem, opts.sampler, opts.n, opts.time_limit, rng) {
+    match crate::judge::judge_sampler_with(
+        problem,
+        opts.sampler,
+        opts.n,
+        opts.time_limit,
+        rng,
+        progress,
+    ) {
         Ok(Some(mut j)) => {
             j.source.push_str(source);
             Ok(ValidateReport::Judged(j))
