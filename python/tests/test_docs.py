@@ -18,3 +18,19 @@ def test_the_docstrings_run_as_written():
     for module in [broadside, broadside.gym, broadside.pettingzoo]:
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__
+
+
+def test_the_examples_print_the_figures_the_guide_gives():
+    """docs/PYTHON.md quotes what each example prints with its defaults; each run must agree."""
+    import re
+    import subprocess
+    import sys
+
+    guide = (REPO / "docs" / "PYTHON.md").read_text()
+    quoted = re.search(r"`(greedy won \d+ of \d+ games against random)`", guide)
+    assert quoted, "the guide quotes the PettingZoo example's result"
+    example = REPO / "python" / "examples" / "pettingzoo_random_vs_greedy.py"
+    printed = subprocess.run(
+        [sys.executable, str(example)], capture_output=True, text=True, check=True
+    ).stdout
+    assert printed.startswith(quoted.group(1)), printed
