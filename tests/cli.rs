@@ -1002,7 +1002,10 @@ fn simulate_reports_its_figures_and_writes_games_that_read_back() {
             ],
             "does not fit",
         ),
-        (&["simulate", "--shooter", "mp"][..], "mp:X"),
+        (
+            &["simulate", "--shooter", "mp"][..],
+            "a value for open: mp:open=VALUE",
+        ),
         (
             &["simulate", "--shooter", "density", "--sampler", "weighted"],
             "--sampler is for a sampled:N shooter",
@@ -1077,9 +1080,9 @@ fn match_reports_the_first_sides_win_rate() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["a"]["shooter"], "mp:20");
-    assert_eq!(v["a"]["placer"], "ed1-sp");
-    assert_eq!(v["b"]["shooter"], "sampled:50:weighted");
+    assert_eq!(v["a"]["shooter"], "mp:open=20");
+    assert_eq!(v["a"]["placer"], "ed1:separated=yes");
+    assert_eq!(v["b"]["shooter"], "sampled:boards=50,sampler=weighted");
     assert_eq!(v["b"]["placer"], "adversarial:checkerboard");
 }
 
@@ -1312,7 +1315,7 @@ fn gains_measure_each_departure_from_the_base() {
     let o = run(&args, None);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["base"], "density:50.1");
+    assert_eq!(v["base"], "density:hunt=1");
     assert_eq!(
         (v["games"].as_u64(), v["complete"].as_bool()),
         (Some(6), Some(true))
@@ -3215,4 +3218,103 @@ fn a_long_validation_says_its_pace_and_stops_at_its_limit() {
         stderr(&o)
     );
     assert!(stdout(&o).contains("verdict:"), "{}", stdout(&o));
+}
+
+/// `broadside shooters` prints the one table the words are read with, and docs/PLAY.md holds
+/// its Markdown form word for word.
+#[test]
+fn the_shooter_table_is_the_one_the_guide_holds() {
+    let o = run(&["shooters", "--markdown"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = stdout(&o);
+    let guide = std::fs::read_to_string("docs/PLAY.md").unwrap();
+    let block = |name: &str| {
+        let open = format!("<!-- broadside shooters --markdown: {name} -->\n");
+        let start = guide.find(&open).expect("the guide marks the table") + open.len();
+        let end = start + guide[start..].find("<!-- end -->").unwrap();
+        guide[start..end].to_string()
+    };
+    let (shooters, placers) = md.split_at(md.find("| placer |").unwrap());
+    assert_eq!(
+        block("shooters").trim(),
+        shooters.trim(),
+        "docs/PLAY.md's shooters: run `broadside shooters --markdown`"
+    );
+    assert_eq!(
+        block("placers").trim(),
+        placers.trim(),
+        "docs/PLAY.md's placers: run `broadside shooters --markdown`"
+    );
+
+    // The plain listing names every shooter, preset and placer with its parameters.
+    let o = run(&["shooters"], None);
+    let text = stdout(&o);
+    for word in [
+        "pilot",
+        "layouts",
+        "candidates",
+        "strongest",
+        "fast",
+        "pk",
+        "separated",
+        "adversarial",
+    ] {
+        assert!(text.contains(word), "{word} missing from:\n{text}");
+    }
+
+    // The JSON: each entry's parameters with their defaults, read back as a word.
+    let o = run(&["shooters", "--json"], None);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let pilot = v["shooters"]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "pilot")
+        .unwrap();
+    let names: Vec<&str> = pilot["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["layouts", "candidates", "afloat"]);
+}
+
+/// A shooter's word typed by name, by position or as a preset plays the same games, and the
+/// summary names it in the one written form.
+#[test]
+fn a_shooter_named_any_way_plays_the_same_games() {
+    let mut seen = Vec::new();
+    for word in ["density:50.1.2", "density:hunt=1,lattice=2", "fast"] {
+        let o = run(
+            &[
+                "simulate",
+                "--shooter",
+                word,
+                "--games",
+                "20",
+                "--seed",
+                "3",
+                "--json",
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{word}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["shooter"], "density:hunt=1,lattice=2", "{word}");
+        seen.push(v["mean"].as_f64().unwrap());
+    }
+    assert!(seen.iter().all(|&m| m == seen[0]), "{seen:?}");
+    let o = run(
+        &[
+            "simulate",
+            "--shooter",
+            "pilot:layouts=lots",
+            "--games",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("layouts"), "{}", stderr(&o));
 }

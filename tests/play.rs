@@ -299,25 +299,44 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "pilot:1600.8",
         "pilot:800.8.2",
     ] {
+        // The older positional word reads as the named one it is written back as.
         let kind: ShooterKind = word.parse().unwrap();
-        assert_eq!(kind.to_string(), word);
+        let named = kind.to_string();
+        assert_eq!(named.parse::<ShooterKind>(), Ok(kind), "{word} as {named}");
+        assert!(
+            named.contains('=') || !word.contains(':') || named == "density" || named == "pilot",
+            "{word} as {named}"
+        );
     }
     for (bad, says) in [
-        ("mp", "mp:X"),
-        ("mp:0", "mp:X"),
-        ("sampled:ten", "sampled:N"),
-        ("sampled:10:best", "sampled:N"),
-        ("lookahead:9", "1 to 4"),
-        ("lookahead:2.8.70.1", "lookahead:D"),
-        ("mcts:", "mcts:N"),
-        ("rollout", "rollout:N"),
-        ("pilot:x", "pilot:N"),
-        ("pilot:99999999999", "pilot:N"),
-        ("pilot:800.0", "pilot:N.C"),
-        ("pilot:800.33", "C from 1 to 32"),
-        ("pilot:800.x", "pilot:N.C"),
-        ("pilot:800.8.0", "pilot:N.C.A"),
-        ("pilot:800.8.2.1", "pilot:N.C.A"),
+        ("mp", "a value for open: mp:open=VALUE"),
+        ("mp:0", "open (1 or more, required)"),
+        ("sampled:ten", "boards (1 or more, required)"),
+        (
+            "sampled:10:best",
+            "sampler (uniform, rejection, sequential or weighted",
+        ),
+        ("lookahead:9", "plies (1 to 4, required)"),
+        (
+            "lookahead:2.8.70.1",
+            "lookahead:plies=VALUE,moves=VALUE,open=VALUE",
+        ),
+        ("mcts:", "playouts (1 or more, required)"),
+        ("rollout", "a value for layouts"),
+        ("pilot:x", "layouts (1 to 1000000, 800 unless given)"),
+        ("pilot:99999999999", "layouts (1 to 1000000"),
+        ("pilot:800.0", "candidates (1 to 32, 6 unless given)"),
+        ("pilot:800.33", "candidates (1 to 32"),
+        ("pilot:candidates=x", "candidates (1 to 32"),
+        ("pilot:800.8.0", "afloat (1 or more, none unless given)"),
+        (
+            "pilot:800.8.2.1",
+            "pilot:layouts=VALUE,candidates=VALUE,afloat=VALUE",
+        ),
+        (
+            "pilot:layouts=800,width=3",
+            "a parameter pilot takes, not \"width\"",
+        ),
         ("sniper", "knight"),
     ] {
         let e = bad.parse::<ShooterKind>().unwrap_err().to_string();
@@ -325,8 +344,8 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
     }
     // Six candidates are the default, and the name says so by leaving them out.
     assert_eq!(
-        "pilot:800.6".parse::<ShooterKind>().unwrap().to_string(),
-        "pilot:800"
+        "pilot:1600.6".parse::<ShooterKind>().unwrap().to_string(),
+        "pilot:layouts=1600"
     );
     for word in [
         "uniform",
@@ -345,18 +364,19 @@ fn shooter_and_placer_words_read_back_and_bad_ones_say_the_form() {
         "file:layouts.txt",
     ] {
         let kind: PlacerKind = word.parse().unwrap();
-        assert_eq!(kind.to_string(), word);
+        assert_eq!(kind.to_string().parse::<PlacerKind>(), Ok(kind), "{word}");
     }
     // The seed's own names.
     for (paper, ours) in [
-        ("rsp", "sequential-sp"),
-        ("ed1sp", "ed1-sp"),
-        ("pksp", "pk-sp"),
+        ("rsp", "sequential:separated=yes"),
+        ("ed1sp", "ed1:separated=yes"),
+        ("ed1-sp", "ed1:separated=yes"),
+        ("pksp", "pk:separated=yes"),
+        ("pk:3x7", "pk:short=3,long=7"),
     ] {
         assert_eq!(paper.parse::<PlacerKind>().unwrap().to_string(), ours);
     }
     for bad in [
-        "pk:2",
         "pk:0x5",
         "adversarial:nobody",
         "file:",
@@ -841,17 +861,17 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
             lattice: 0,
         }
     );
-    for word in [
-        "density:1",
-        "density:50",
-        "density:7",
-        "density:50.1",
-        "density:50.1.2",
-        "density:50.0.3",
-        "habr",
+    for (word, named) in [
+        ("density:1", "density:weight=1"),
+        ("density:50", "density"),
+        ("density:7", "density:weight=7"),
+        ("density:50.1", "density:hunt=1"),
+        ("density:50.1.2", "density:hunt=1,lattice=2"),
+        ("density:50.0.3", "density:lattice=3"),
+        ("habr", "habr"),
     ] {
         let k: ShooterKind = word.parse().unwrap();
-        assert_eq!(k.to_string(), word);
+        assert_eq!(k.to_string(), named);
     }
     assert_eq!(
         ShooterKind::Density {
@@ -860,7 +880,7 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
             lattice: 0,
         }
         .to_string(),
-        "density:50"
+        "density"
     );
     for bad in [
         "density:0",

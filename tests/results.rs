@@ -91,7 +91,9 @@ fn every_results_file_replays_to_its_recorded_shots() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let again = ShotsFile::parse("replay", &std::fs::read_to_string(&out).unwrap()).unwrap();
         std::fs::remove_file(&out).unwrap();
-        assert_eq!(again.argv, f.argv, "{name}");
+        // The replay writes the shooter's word in the named form; the file may hold the older
+        // one, an alias of it (the argv replays either way, which is the point).
+        assert!(again.same_run(&f), "{name}: {:?}", again.argv);
         assert_eq!(again.first, f.first + i, "{name}");
         assert_eq!(
             again.shots,

@@ -776,3 +776,43 @@ fn soak_other_http_versions_are_refused_at_once_and_hold_nothing() {
     let r = request(&server.addr, "GET", "/", None).unwrap();
     assert_eq!(r.status, 200);
 }
+
+/// `GET /api/shooters` offers the page every shooter the server's matches play, each word
+/// one `POST /api/match` accepts, and none it refuses.
+#[test]
+fn the_offered_shooters_are_the_ones_a_match_plays() {
+    let server = Server::start(&[]);
+    let r = request(&server.addr, "GET", "/api/shooters", None).unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    let offered: Vec<&str> = v["offered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["word"].as_str().unwrap())
+        .collect();
+    for word in ["greedy", "density:hunt=1,lattice=2", "pilot", "random"] {
+        assert!(offered.contains(&word), "{word} not in {offered:?}");
+    }
+    // The strongest preset's rollouts are past the server's bound: not offered.
+    assert!(
+        !offered.contains(&"pilot:layouts=3200,candidates=8"),
+        "{offered:?}"
+    );
+    let game = "size: 4x4\nfleet: 2\nrules: touch\nsinking: announced\n";
+    for word in &offered {
+        let r = request(
+            &server.addr,
+            "POST",
+            &format!(
+                "/api/match?seed=1&shooter={}",
+                word.replace(',', "%2C").replace('=', "%3D")
+            ),
+            Some(game.as_bytes()),
+        )
+        .unwrap();
+        assert_eq!(r.status, 200, "{word}: {}", r.body);
+    }
+    let words = v["shooters"]["entries"].as_array().unwrap().len();
+    assert_eq!(words, 15);
+}

@@ -10,6 +10,7 @@ use broadside::format;
 use broadside::{Dims, Engine, Fleet, ProblemSpec, Rules};
 
 use broadside::play::Setup;
+use broadside::play::vocabulary::{PLACERS, SHOOTERS};
 use broadside::{CountOptions, Sinking};
 
 use crate::usage;
@@ -103,6 +104,22 @@ impl TimeLimit {
             ..CountOptions::default()
         })
     }
+}
+
+/// The help of a `--shooter` option: `what`, then the shooters and presets of the table.
+pub fn shooter_help(what: &str) -> String {
+    format!(
+        "{what}: {}; each with its parameters by name (pilot:layouts=3200,candidates=8) or by position (pilot:3200.8): `broadside shooters` lists them",
+        SHOOTERS.help()
+    )
+}
+
+/// The help of a `--placer` option: `what`, then the placers of the table.
+pub fn placer_help(what: &str) -> String {
+    format!(
+        "{what}: {}, with Sakuta & Iida's names read too (ed1-sp, rsp, pk:2x10); `broadside shooters` lists them",
+        PLACERS.help()
+    )
 }
 
 /// A positive number of seconds as a duration; one too long for a duration (past about

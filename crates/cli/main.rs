@@ -98,6 +98,9 @@ enum Command {
     /// What a shooter's departures from density:50.1 are worth, shot by shot, in the games
     /// `simulate --out` wrote: its edge on that base from a few hundred games.
     Gains(gains::Args),
+    /// The shooters and placers: names, parameters (with their values and defaults), presets,
+    /// sources and costs.
+    Shooters(shooters::Args),
     /// Summarise the games `simulate --out` wrote (a run played in parts, together), or compare
     /// two runs game by game on the same hidden layouts.
     Summarize(summarize::Args),
@@ -137,6 +140,7 @@ fn run(cli: Cli) -> Result<bool> {
         Command::Convert(args) => convert::run(&args),
         Command::Gains(args) => gains::run(&args),
         Command::Summarize(args) => summarize::run(&args),
+        Command::Shooters(args) => shooters::run(&args),
     }
 }
 

@@ -215,3 +215,10 @@ def count_part(
 
 def word_of(kind: Literal["shooter", "placer"], word: str) -> str:
     """A shooter's or placer's word as the command line writes it back."""
+
+def shooters() -> dict[str, Any]:
+    """The shooters and placers as ``broadside shooters --json`` prints them: ``shooters``
+    and ``placers``, each with its ``entries`` (``name``, ``summary``, ``source``, ``cost``
+    and ``params`` with their values, default and meaning) and ``presets``. Any entry's name,
+    then its parameters by name or position (``pilot:layouts=3200,candidates=8``), or a
+    preset's name, is a word ``simulate`` and ``Game`` take."""

@@ -26,6 +26,7 @@ use broadside::answer::{
 
 use broadside::format;
 use broadside::observe::{ShotResult, parse_shot, print_shot};
+use broadside::play::vocabulary::{PLACERS, SHOOTERS};
 use broadside::play::{
     Book, Game as Played, Placer, PlacerKind, Setup, ShooterKind, Simulation, simulate_each,
 };
@@ -1194,8 +1195,9 @@ fn thread_pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
         .map_err(value_error)
 }
 
-/// A shooter's or placer's word as the command line writes it back (`density` is
-/// `density:50`); `ValueError` for an unknown one.
+/// A shooter's or placer's word as the command line writes it back (its parameters by
+/// name, those at their defaults left out: `density:50.1` is `density:hunt=1`);
+/// `ValueError` for an unknown one.
 #[pyfunction]
 fn word_of(kind: &str, word: &str) -> PyResult<String> {
     match kind {
@@ -1204,6 +1206,17 @@ fn word_of(kind: &str, word: &str) -> PyResult<String> {
         _ => return Err(value_error("kind is shooter or placer")),
     }
     .map_err(value_error)
+}
+
+/// The shooters and placers, as `broadside shooters --json` prints them: a dict with
+/// `shooters` and `placers`, each with its `entries` (name, summary, source, cost and
+/// `params`, each with its values, default and meaning) and `presets`.
+#[pyfunction]
+fn shooters(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    progress::dict(
+        py,
+        &serde_json::json!({ "shooters": &SHOOTERS, "placers": &PLACERS }),
+    )
 }
 
 #[pymodule]
@@ -1216,6 +1229,7 @@ fn _broadside(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(count_part, m)?)?;
     m.add_function(wrap_pyfunction!(word_of, m)?)?;
+    m.add_function(wrap_pyfunction!(shooters, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

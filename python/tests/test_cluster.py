@@ -194,3 +194,4 @@ def test_a_game_pickles():
     g.shoot("A1", "hit")
     h = pickle.loads(pickle.dumps(g))
     assert (h.shots, h.rules, h.sinking, h.count()) == (g.shots, g.rules, g.sinking, g.count())
+

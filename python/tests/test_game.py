@@ -226,3 +226,17 @@ def test_negative_numbers_are_value_errors_naming_the_parameter():
     ]:
         with pytest.raises(ValueError, match=f"^{name} must be 0 or more"):
             call()
+
+
+def test_the_shooter_table_is_the_command_line_s(cli_json):
+    table = broadside.shooters()
+    assert table == cli_json("shooters")
+    names = [e["name"] for e in table["shooters"]["entries"]]
+    assert "pilot" in names and "density" in names
+    pilot = next(e for e in table["shooters"]["entries"] if e["name"] == "pilot")
+    assert [p["name"] for p in pilot["params"]] == ["layouts", "candidates", "afloat"]
+    # A preset, a word by position and the same by name are one shooter, written one way.
+    assert broadside.shooters()["shooters"]["presets"][1]["name"] == "fast"
+    for word in ["fast", "density:50.1.2", "density:hunt=1,lattice=2"]:
+        assert broadside._broadside.word_of("shooter", word) == "density:hunt=1,lattice=2"
+    assert broadside._broadside.word_of("placer", "pk:3x7") == "pk:short=3,long=7"

@@ -5,9 +5,10 @@
 //! answers an unknown word with an [`UnknownChoice`] that lists the words it takes. Most are
 //! declared once, word by word, with `named_choices!`, which gives both directions.
 
-/// A word that names none of the choices of its kind.
+/// A word that names none of the choices of its kind, or names one with parameters it does
+/// not take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} {found:?}: expected {expected}")]
+#[error("{} {what} {found:?}: expected {expected}", if *.named { "bad" } else { "unknown" })]
 pub struct UnknownChoice {
     /// What was being chosen, e.g. "engine".
     pub what: &'static str,
@@ -15,6 +16,8 @@ pub struct UnknownChoice {
     pub found: String,
     /// The words taken, as a phrase: "auto, enum, sat or dp".
     pub expected: String,
+    /// Whether the word names a choice (whose parameters are wrong).
+    pub named: bool,
 }
 
 impl UnknownChoice {
@@ -24,6 +27,15 @@ impl UnknownChoice {
             what,
             found: found.to_string(),
             expected: expected.to_string(),
+            named: false,
+        }
+    }
+
+    /// The error for `found`, which names a `what` but gives it parameters it does not take.
+    pub fn parameters(what: &'static str, found: &str, expected: &str) -> Self {
+        UnknownChoice {
+            named: true,
+            ..UnknownChoice::new(what, found, expected)
         }
     }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use broadside::play::{Match, PairShots, PlacerKind, ShooterKind, Side, play_match};
 
-use crate::args::{GameArgs, seconds};
+use crate::args::{GameArgs, placer_help, seconds, shooter_help};
 use crate::interrupt;
 use crate::journal::{Journal, JournalArgs, Run};
 use crate::report::{Printer, describe, progress_bar};
@@ -14,14 +14,13 @@ use crate::usage;
 /// The options of `match`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The first side's shooter.
+    #[arg(help = shooter_help("The first side's shooter"))]
     a: ShooterKind,
-    /// The second side's shooter.
+    /// The second side's shooter (as the first's).
     b: ShooterKind,
-    /// The first side's placer.
-    #[arg(long, default_value = "uniform")]
+    #[arg(long, default_value = "uniform", help = placer_help("The first side's placer"))]
     placer_a: PlacerKind,
-    /// The second side's placer.
+    /// The second side's placer (as the first's).
     #[arg(long, default_value = "uniform")]
     placer_b: PlacerKind,
     /// How many games: pairs of boards, each played with either side starting.

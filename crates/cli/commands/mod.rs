@@ -21,6 +21,7 @@ pub mod probs;
 pub mod render;
 pub mod sample;
 pub mod serve;
+pub mod shooters;
 pub mod simulate;
 pub mod solve;
 pub mod summarize;

@@ -15,7 +15,7 @@ use broadside::output;
 use broadside::play::{Game, PlacerKind, ShooterKind, Versus};
 use broadside::{CountOptions, Engine};
 
-use crate::args::{ColorChoice, GameArgs, seconds};
+use crate::args::{ColorChoice, GameArgs, placer_help, seconds, shooter_help};
 use crate::report::ask;
 use crate::{interrupt, usage};
 
@@ -27,11 +27,9 @@ const DEFAULT_RECORD: &str = "broadside-game.txt";
 pub struct Args {
     #[command(flatten)]
     game: GameArgs,
-    /// How the computer fires: any shooter of `simulate` (greedy is the exact one).
-    #[arg(long, default_value = "greedy")]
+    #[arg(long, default_value = "greedy", help = shooter_help("How the computer fires"))]
     shooter: ShooterKind,
-    /// How the computer hides its fleet: any placer of `simulate`.
-    #[arg(long, default_value = "uniform")]
+    #[arg(long, default_value = "uniform", help = placer_help("How the computer hides its fleet"))]
     placer: PlacerKind,
     /// How your fleet is placed: uniform (at random for you), or file:PATH for your own layout
     /// (the first of the file's solutions or layouts).

@@ -13,24 +13,20 @@ use broadside::output;
 use broadside::play::{Book, PlacerKind, Setup, ShooterKind, Simulation, simulate_each};
 use broadside::sample::SamplerKind;
 
-use crate::args::{GameArgs, seconds};
+use crate::args::{GameArgs, placer_help, seconds, shooter_help};
 use crate::report::{Printer, describe, figures, progress_bar};
 use crate::{interrupt, usage};
 
 /// The options of `simulate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Who shoots: random, hunt-target, parity, checkerboard, knight, density (density:W, density:W.S or density:W.S.L), habr,
-    /// greedy (exact), mp:X, sampled:N, lookahead:D (or lookahead:D.Y.X), endgame:N, rollout:N,
-    /// pilot:N (or pilot:N.C, pilot:N.C.A) or mcts:N; see docs/PLAY.md.
-    #[arg(long)]
+    #[arg(long, help = shooter_help("Who shoots"))]
     shooter: ShooterKind,
-    /// The sampler of a sampled:N shooter: uniform (exact) or weighted (Naslausky & Figueiredo's).
+    /// The sampler of a sampled shooter (its sampler= parameter): uniform (exact) or weighted
+    /// (Naslausky & Figueiredo's).
     #[arg(long)]
     sampler: Option<SamplerKind>,
-    /// Who places: uniform (exactly uniform over legal layouts), sequential, ed1, ed2, pk,
-    /// pk:AxB, each of those four with -sp (separated), adversarial:SHOOTER or file:PATH.
-    #[arg(long, default_value = "uniform")]
+    #[arg(long, default_value = "uniform", help = placer_help("Who places"))]
     placer: PlacerKind,
     /// How many games.
     #[arg(long, default_value = "1000")]

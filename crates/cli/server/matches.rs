@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use broadside::play::vocabulary::{Cost, PLACERS, SHOOTERS};
 use broadside::play::{Game, PlacerKind, Setup, ShooterKind, Versus, Winner};
 use broadside::sample::SampleError;
 
@@ -91,6 +92,49 @@ fn served(shooter: ShooterKind) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// A shooter the game page offers.
+#[derive(Serialize)]
+struct Offered {
+    /// The word `POST /api/match` takes.
+    word: String,
+    /// The name the page shows.
+    label: String,
+    /// What it does, in a line.
+    summary: &'static str,
+}
+
+/// `GET /api/shooters`: the vocabulary's tables, and the shooters the page offers: each
+/// preset and each shooter of default parameters that the server's matches play, a preset's
+/// word once.
+pub fn shooters() -> Reply {
+    let playable = |word: &str| word.parse::<ShooterKind>().is_ok_and(|k| served(k).is_ok());
+    let mut offered: Vec<Offered> = Vec::new();
+    for p in SHOOTERS.presets.iter().filter(|p| playable(p.word)) {
+        offered.push(Offered {
+            word: p.word.to_string(),
+            label: format!("{} ({})", p.name, p.word),
+            summary: p.summary,
+        });
+    }
+    for e in SHOOTERS.entries.iter().filter(|e| playable(e.name)) {
+        if !offered.iter().any(|o| o.word == e.name) {
+            offered.push(Offered {
+                word: e.name.to_string(),
+                label: match e.cost {
+                    Cost::Seconds => format!("{} (slower)", e.name),
+                    _ => e.name.to_string(),
+                },
+                summary: e.summary,
+            });
+        }
+    }
+    Reply::of(&serde_json::json!({
+        "offered": offered,
+        "shooters": &SHOOTERS,
+        "placers": &PLACERS,
+    }))
 }
 
 /// The last shot of a game, as a record line.

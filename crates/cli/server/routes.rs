@@ -15,9 +15,9 @@ use broadside::format::{self, text};
 use broadside::play::{Book, Setup};
 use broadside::{CountOptions, Engine, ProblemSpec};
 
-use super::Server;
 use super::http::{Reply, query};
 use super::puzzles;
+use super::{Server, matches};
 use crate::args::seconds;
 use crate::report::json_document;
 
@@ -56,7 +56,7 @@ const ASSETS: [(&str, &str, &str); 6] = [
 ];
 
 /// The API's paths: a method they do not answer is refused with 405.
-const API: [&str; 12] = [
+const API: [&str; 13] = [
     "/api/probs",
     "/api/best",
     "/api/svg",
@@ -69,6 +69,7 @@ const API: [&str; 12] = [
     "/api/generate",
     "/api/puzzle",
     "/api/puzzles",
+    "/api/shooters",
 ];
 
 /// Routes one request.
@@ -113,6 +114,7 @@ pub fn route(server: &Server, method: &str, url: &str, body: &str) -> Arc<Reply>
         ("POST", "/api/grade", _) => puzzles::grade(server, body),
         ("POST", "/api/convert", _) => puzzles::convert(&q, body),
         ("POST", "/api/generate", _) => puzzles::generate(server, &q),
+        ("GET", "/api/shooters", _) => matches::shooters(),
         ("POST", "/api/match", _) => server.matches.start(&q, body, server.limit, &server.books),
         ("POST", "/api/match/fire", _) => server.matches.fire(&q),
         (_, _, Some(_)) => Reply::error(405, format!("{method} is not allowed on {path}")),

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::layout::Layout;
+use crate::play::{PlacerKind, ShooterKind};
 use crate::problem::ProblemSpec;
 use crate::stats::{Moments, Paired};
 
@@ -211,6 +212,14 @@ impl ShotsFile {
         Ok(f)
     }
 
+    /// Whether `other` plays the same games: the same seed and arguments, the shooter's and
+    /// placer's words compared as what they name (`pilot:3200.8` is
+    /// `pilot:layouts=3200,candidates=8`), so the parts of a run written before and after the
+    /// named forms belong together.
+    pub fn same_run(&self, other: &ShotsFile) -> bool {
+        self.seed == other.seed && written(&self.argv) == written(&other.argv)
+    }
+
     /// The parts of one run (the same `argv` and seed) as one run: they must meet end to end
     /// once sorted, no game in two parts and none missing between them.
     pub fn merge(mut parts: Vec<ShotsFile>) -> Result<ShotsFile, Error> {
@@ -220,7 +229,7 @@ impl ShotsFile {
             .next()
             .ok_or_else(|| Error::Request("no game to summarise".into()))?;
         for p in parts {
-            if p.argv != all.argv || p.seed != all.seed {
+            if !p.same_run(&all) {
                 return Err(Error::Request(format!(
                     "the parts are of different runs: `{}` and `{}`",
                     all.argv.join(" "),
@@ -260,7 +269,8 @@ impl ShotsFile {
     pub fn compare(&self, baseline: &ShotsFile) -> Result<PairedSummary, Error> {
         let boards = |f: &ShotsFile| -> Vec<String> {
             let mut out = Vec::new();
-            let mut words = f.argv.iter();
+            let argv = written(&f.argv);
+            let mut words = argv.iter();
             while let Some(w) = words.next() {
                 if w == "--shooter" || w == "--sampler" {
                     words.next();
@@ -290,6 +300,33 @@ impl ShotsFile {
         };
         Ok(paired(&part(baseline), &part(self)))
     }
+}
+
+/// `argv` with the words of `--shooter` and `--placer` as the vocabulary writes them (those
+/// it cannot read as they are).
+fn written(argv: &[String]) -> Vec<String> {
+    fn rewrite<T: std::str::FromStr + std::fmt::Display>(word: &str) -> String {
+        word.parse::<T>()
+            .map_or_else(|_| word.to_string(), |k| k.to_string())
+    }
+    let mut out = Vec::with_capacity(argv.len());
+    let mut words = argv.iter();
+    while let Some(w) = words.next() {
+        out.push(if let Some(x) = w.strip_prefix("--shooter=") {
+            format!("--shooter={}", rewrite::<ShooterKind>(x))
+        } else if let Some(x) = w.strip_prefix("--placer=") {
+            format!("--placer={}", rewrite::<PlacerKind>(x))
+        } else {
+            w.clone()
+        });
+        let next = match w.as_str() {
+            "--shooter" => words.next().map(|x| rewrite::<ShooterKind>(x)),
+            "--placer" => words.next().map(|x| rewrite::<PlacerKind>(x)),
+            _ => None,
+        };
+        out.extend(next);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -336,5 +373,16 @@ mod tests {
         assert!(e.to_string().contains("x.json: 2 games but 1"), "{e}");
         let e = ShotsFile::parse("x.json", "{\"argv\": [],\n \"seed\": -1}").unwrap_err();
         assert!(e.to_string().starts_with("x.json:2:"), "{e}");
+    }
+
+    /// A run's parts written with the older and the named forms of its shooter are one run.
+    #[test]
+    fn parts_of_one_run_in_either_form_merge() {
+        let old = part("pilot:3200.8", 0, &[40, 41]);
+        let named = part("pilot:layouts=3200,candidates=8", 2, &[42]);
+        assert!(old.same_run(&named));
+        let all = ShotsFile::merge(vec![named, old]).unwrap();
+        assert_eq!(all.shots, [40, 41, 42]);
+        assert!(!part("pilot:1600.8", 0, &[1]).same_run(&part("pilot:3200.8", 0, &[1])));
     }
 }

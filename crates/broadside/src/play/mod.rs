@@ -7,6 +7,8 @@
 //! - [`Shooter`] picks the next cell; [`ShooterKind`] names the ones broadside has; [`play`]
 //!   plays one shooter's game to the end.
 //! - [`Placer`] hides the fleet; [`PlacerKind`] names the placers.
+//! - [`vocabulary`] is the one table of shooters and placers, their parameters and presets,
+//!   from which their words are read and written and every listing of them is made.
 //! - [`simulate`] plays many games on every core, reproducibly from a seed, and gives a
 //!   [`Summary`] of the shots they took; [`play_match`] pits two sides against each other on
 //!   paired boards.
@@ -54,6 +56,7 @@ mod placer;
 mod shooter;
 mod simulate;
 mod versus;
+pub mod vocabulary;
 
 pub use accuracy::{
     Accuracy, AccuracyTable, Boards, Estimator, GameAccuracy, Turn, accuracy, catalogue,

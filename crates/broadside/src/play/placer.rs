@@ -28,6 +28,7 @@ use rand::RngExt;
 use super::book::Book;
 use super::game::{Game, Setup};
 use super::shooter::{ShooterKind, play};
+use super::vocabulary::{PLACERS, Value};
 use crate::choice::UnknownChoice;
 use crate::error::Error;
 use crate::layout::{Layout, Ship};
@@ -84,105 +85,93 @@ const RESTARTS: usize = 10_000;
 impl std::str::FromStr for PlacerKind {
     type Err = UnknownChoice;
 
+    /// A word of [`PLACERS`], or one of Sakuta & Iida's names the table's older forms read:
+    /// `r` for `sequential`, `-sp` (or `sp`) after a name for `separated=yes` (`ed1-sp`,
+    /// `rsp`), `pk:AxB` for `pk:short=A,long=B`.
     fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        let word = s.trim();
-        if let Some(shooter) = word.strip_prefix("adversarial:") {
-            return Ok(PlacerKind::Adversarial {
-                shooter: shooter.parse()?,
-            });
-        }
-        if let Some(path) = word.strip_prefix("file:") {
-            if path.is_empty() {
-                return Err(UnknownChoice::new("placer", s, "file:PATH"));
-            }
-            return Ok(PlacerKind::File(PathBuf::from(path)));
-        }
-        let (name, separated) = match word.strip_suffix("-sp").or_else(|| word.strip_suffix("sp")) {
-            Some(name) => (name, true),
-            None => (word, false),
-        };
-        let (name, size) = match name.split_once(':') {
-            Some((n, size)) => (n, Some(size)),
-            None => (name, None),
-        };
-        Ok(match (name, size) {
-            ("uniform", None) if !separated => PlacerKind::Uniform,
-            ("sequential" | "r", None) => PlacerKind::Sequential { separated },
-            ("ed1", None) => PlacerKind::Edge {
-                lines: 1,
-                separated,
+        let w = PLACERS.parse(&older_form(s.trim())).map_err(|mut e| {
+            e.found = s.to_string();
+            e
+        })?;
+        let yes = |name: &str| w.whole(name) == Some(1);
+        Ok(match w.entry.name {
+            "uniform" => PlacerKind::Uniform,
+            "sequential" => PlacerKind::Sequential {
+                separated: yes("separated"),
             },
-            ("ed2", None) => PlacerKind::Edge {
-                lines: 2,
-                separated,
+            "ed1" | "ed2" => PlacerKind::Edge {
+                lines: if w.entry.name == "ed1" { 1 } else { 2 },
+                separated: yes("separated"),
             },
-            ("pk", size) => {
-                let bad = || {
-                    UnknownChoice::new(
-                        "placer",
-                        s,
-                        "pk:AxB, A and B the rectangle's sides (e.g. pk:2x10)",
-                    )
-                };
-                let (short, long) = match size {
-                    None => (2, 10),
-                    Some(size) => {
-                        let (a, b) = size.split_once(['x', 'X']).ok_or_else(bad)?;
-                        let (a, b): (usize, usize) =
-                            (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
-                        if a == 0 || b == 0 {
-                            return Err(bad());
-                        }
-                        (a.min(b), a.max(b))
-                    }
-                };
+            "pk" => {
+                let (a, b) = (w.whole("short"), w.whole("long"));
+                let (a, b) = (a.unwrap_or(2) as usize, b.unwrap_or(10) as usize);
                 PlacerKind::Packed {
-                    short,
-                    long,
-                    separated,
+                    short: a.min(b),
+                    long: a.max(b),
+                    separated: yes("separated"),
                 }
             }
-            _ => {
-                return Err(UnknownChoice::among(
-                    "placer",
-                    s,
-                    &[
-                        "uniform",
-                        "sequential",
-                        "ed1",
-                        "ed2",
-                        "pk",
-                        "pk:AxB",
-                        "one of those four with -sp",
-                        "adversarial:SHOOTER",
-                        "file:PATH",
-                    ],
-                ));
-            }
+            "adversarial" => PlacerKind::Adversarial {
+                shooter: w.text("shooter").parse()?,
+            },
+            "file" => PlacerKind::File(PathBuf::from(w.text("path"))),
+            other => unreachable!("the placer {other} of the table has no kind"),
         })
     }
 }
 
+/// `word` with Sakuta & Iida's names written as the table's words: `r` → `sequential`, a
+/// name ending `-sp` or `sp` → `separated=yes`, `pk:AxB` → `pk:short=A,long=B`.
+fn older_form(word: &str) -> String {
+    if word.starts_with("adversarial:") || word.starts_with("file:") {
+        return word.to_string();
+    }
+    let (name, separated) = match word.strip_suffix("-sp").or_else(|| word.strip_suffix("sp")) {
+        Some(name) if !name.contains('=') => (name, true),
+        _ => (word, false),
+    };
+    let name = if name == "r" { "sequential" } else { name };
+    let mut out = match name
+        .strip_prefix("pk:")
+        .and_then(|p| p.split_once(['x', 'X']))
+    {
+        Some((a, b)) if !b.contains('=') => format!("pk:short={a},long={b}"),
+        _ => name.to_string(),
+    };
+    if separated {
+        out.push(if out.contains(':') { ',' } else { ':' });
+        out += "separated=yes";
+    }
+    out
+}
+
 impl std::fmt::Display for PlacerKind {
+    /// The word of [`PLACERS`] that reads back as this placer.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sp = |separated: bool| if separated { "-sp" } else { "" };
-        match self {
-            PlacerKind::Uniform => f.write_str("uniform"),
-            PlacerKind::Sequential { separated } => write!(f, "sequential{}", sp(*separated)),
-            PlacerKind::Edge { lines, separated } => write!(f, "ed{lines}{}", sp(*separated)),
-            PlacerKind::Packed {
-                short: 2,
-                long: 10,
-                separated,
-            } => write!(f, "pk{}", sp(*separated)),
+        let n = Value::Whole;
+        let flag = |x: bool| n(x.into());
+        let (name, values) = match self {
+            PlacerKind::Uniform => ("uniform", vec![]),
+            PlacerKind::Sequential { separated } => ("sequential", vec![flag(*separated)]),
+            PlacerKind::Edge { lines, separated } => (
+                if *lines == 1 { "ed1" } else { "ed2" },
+                vec![flag(*separated)],
+            ),
             PlacerKind::Packed {
                 short,
                 long,
                 separated,
-            } => write!(f, "pk:{short}x{long}{}", sp(*separated)),
-            PlacerKind::Adversarial { shooter } => write!(f, "adversarial:{shooter}"),
-            PlacerKind::File(path) => write!(f, "file:{}", path.display()),
-        }
+            } => (
+                "pk",
+                vec![n(*short as u64), n(*long as u64), flag(*separated)],
+            ),
+            PlacerKind::Adversarial { shooter } => {
+                ("adversarial", vec![Value::Text(shooter.to_string())])
+            }
+            PlacerKind::File(path) => ("file", vec![Value::Text(path.display().to_string())]),
+        };
+        PLACERS.write(f, name, &values)
     }
 }
 

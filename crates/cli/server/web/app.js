@@ -379,4 +379,21 @@ $("svg").addEventListener("click", async () => {
   if (!response.ok) { showError(text.trim()); return; }
   download("broadside-heat.svg", "image/svg+xml", text);
 });
+// The computer's shooters, from the one table the server reads their words with.
+async function loadShooters() {
+  const response = await fetch("/api/shooters");
+  if (!response.ok) return;
+  const { offered } = await response.json();
+  const select = $("shooter");
+  const chosen = select.value;
+  select.replaceChildren(...offered.map((o) => {
+    const option = document.createElement("option");
+    option.value = o.word;
+    option.textContent = o.label;
+    option.title = o.summary;
+    option.selected = o.word === chosen;
+    return option;
+  }));
+}
+loadShooters();
 newBoard();

@@ -47,6 +47,7 @@ use std::sync::Arc;
 
 use super::book::Book;
 use super::game::{Game, Setup};
+use super::vocabulary::{self, SHOOTERS, Value};
 use crate::choice::UnknownChoice;
 use crate::engine::Cancel;
 use crate::observe::Shot;
@@ -63,7 +64,7 @@ use exact::{Endgame, Exact, Finish, Greedy, Lookahead, MinPossible, Sampled};
 use hunt::{Hunt, HuntTarget};
 use mcts::Mcts;
 use pilot::Pilot;
-pub(super) use pilot::{BASE_SMALL, BASE_WEIGHT, departure};
+pub(super) use pilot::{BASE_SMALL, BASE_WEIGHT, CANDIDATES as PILOT_CANDIDATES, departure};
 
 /// Picks the next cell to fire at.
 pub trait Shooter: Send {
@@ -72,9 +73,9 @@ pub trait Shooter: Send {
 }
 
 /// The shooters broadside has; see the module documentation. As words (`FromStr` and
-/// `Display`): `random`, `hunt-target`, `parity`, `checkerboard`, `knight`, `density`,
-/// `greedy`, `mp:X`, `sampled:N` (or `sampled:N:weighted`), `lookahead:D` (or Sakuta & Iida's
-/// `lookahead:D.Y.X`), `endgame:N`, `rollout:N` and `mcts:N`.
+/// `Display`), the table [`SHOOTERS`](super::vocabulary::SHOOTERS): a name, then its
+/// parameters by name (`pilot:layouts=3200,candidates=8`) or by position (`pilot:3200.8`), or
+/// a preset (`strongest`); written back with the parameters off their defaults, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShooterKind {
     /// Any cell not fired at.
@@ -165,166 +166,58 @@ pub enum ShooterKind {
     },
 }
 
-/// The words without a parameter, and the forms of those with one, for error messages.
-const SHOOTER_WORDS: &[&str] = &[
-    "random",
-    "hunt-target",
-    "parity",
-    "checkerboard",
-    "knight",
-    "density",
-    "density:W",
-    "density:W.S",
-    "density:W.S.L",
-    "habr",
-    "greedy",
-    "mp:X",
-    "sampled:N",
-    "lookahead:D",
-    "endgame:N",
-    "rollout:N",
-    "pilot:N",
-    "pilot:N.C",
-    "pilot:N.C.A",
-    "mcts:N",
-];
-
 impl std::str::FromStr for ShooterKind {
     type Err = UnknownChoice;
 
+    /// A word of [`SHOOTERS`]: a name, a preset, or a name with its parameters by name or
+    /// by position (the older form).
     fn from_str(s: &str) -> Result<Self, UnknownChoice> {
-        let word = s.trim();
-        let bad = |form: &str| UnknownChoice::new("shooter", s, form);
-        let number = |x: &str, form: &str| -> Result<u64, UnknownChoice> {
-            x.parse::<u64>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| bad(form))
-        };
-        let (name, param) = match word.split_once(':') {
-            Some((n, p)) => (n, Some(p)),
-            None => (word, None),
-        };
-        Ok(match (name, param) {
-            ("random", None) => ShooterKind::Random,
-            ("hunt-target", None) => ShooterKind::HuntTarget,
-            ("parity", None) => ShooterKind::Parity,
-            ("checkerboard", None) => ShooterKind::Checkerboard,
-            ("knight", None) => ShooterKind::Knight,
-            ("density", None) => ShooterKind::Density {
-                weight: DENSITY_WEIGHT,
-                small: 0,
-                lattice: 0,
+        let w = SHOOTERS.parse(s)?;
+        let whole = |name: &str| w.whole(name).expect("a parameter with a value");
+        let maybe = |name: &str| w.whole(name);
+        Ok(match w.entry.name {
+            "random" => ShooterKind::Random,
+            "hunt-target" => ShooterKind::HuntTarget,
+            "parity" => ShooterKind::Parity,
+            "checkerboard" => ShooterKind::Checkerboard,
+            "knight" => ShooterKind::Knight,
+            // The table's ranges keep each value within its field.
+            "density" => ShooterKind::Density {
+                weight: whole("weight") as u32,
+                small: whole("hunt") as u32,
+                lattice: maybe("lattice").unwrap_or(0) as u32,
             },
-            ("density", Some(p)) => {
-                let form = "density:W, density:W.S or density:W.S.L: W a whole number from 1 to 4294967295 (what an open hit multiplies a position's weight by), S from 0 to 3, L from 2 to 9 (e.g. density:50.1, density:50.1.2)";
-                let mut parts = p.split('.');
-                let w = parts.next().unwrap_or("");
-                let (small, lattice) = (parts.next(), parts.next());
-                if parts.next().is_some() {
-                    return Err(bad(form));
-                }
-                let within = |x: Option<&str>, range: std::ops::RangeInclusive<u32>| match x {
-                    Some(x) => x.parse::<u32>().ok().filter(|x| range.contains(x)).ok_or_else(|| bad(form)),
-                    None => Ok(0),
-                };
-                ShooterKind::Density {
-                    weight: number(w, form)
-                        .ok()
-                        .and_then(|w| u32::try_from(w).ok())
-                        .ok_or_else(|| bad(form))?,
-                    small: within(small, 0..=3)?,
-                    lattice: within(lattice, 2..=9)?,
-                }
-            }
-            ("habr", None) => ShooterKind::Habr,
-            ("greedy", None) => ShooterKind::Greedy,
-            ("mp", p) => {
-                let form =
-                    "mp:X, X the most open cells at which the exact stage starts (e.g. mp:70)";
-                ShooterKind::MinPossible {
-                    open: number(p.unwrap_or(""), form)? as usize,
-                }
-            }
-            ("sampled", p) => {
-                let form = "sampled:N or sampled:N:SAMPLER, N boards per shot (e.g. sampled:1000:weighted)";
-                let p = p.unwrap_or("");
-                let (n, sampler) = match p.split_once(':') {
-                    Some((n, k)) => (n, k.parse().map_err(|_| bad(form))?),
-                    None => (p, SamplerKind::Uniform),
-                };
-                ShooterKind::Sampled {
-                    boards: number(n, form)?,
-                    sampler,
-                }
-            }
-            ("lookahead", p) => {
-                let form = "lookahead:D or lookahead:D.Y.X: D plies, Y cells a ply, exact from X open cells (e.g. lookahead:2.8.70)";
-                let parts: Vec<&str> = p.unwrap_or("").split('.').collect();
-                if parts.len() > 3 {
-                    return Err(bad(form));
-                }
-                let plies = number(parts[0], form)? as usize;
-                let moves = match parts.get(1) {
-                    Some(y) => number(y, form)? as usize,
-                    None => 8,
-                };
-                let open = match parts.get(2) {
-                    Some(x) => Some(number(x, form)? as usize),
-                    None => None,
-                };
-                if plies > 4 {
-                    return Err(bad("lookahead:D with D from 1 to 4"));
-                }
-                ShooterKind::Lookahead { plies, moves, open }
-            }
-            ("endgame", p) => ShooterKind::Endgame {
-                layouts: number(
-                    p.unwrap_or(""),
-                    "endgame:N, optimal play once at most N layouts are consistent (e.g. endgame:1000)",
-                )
-                .and_then(|n| at_most_listed(n, s, "endgame:N"))?,
+            "habr" => ShooterKind::Habr,
+            "greedy" => ShooterKind::Greedy,
+            "mp" => ShooterKind::MinPossible {
+                open: whole("open") as usize,
             },
-            ("rollout", p) => ShooterKind::Rollout {
-                layouts: number(
-                    p.unwrap_or(""),
-                    "rollout:N, the rollout of greedy once at most N layouts are consistent (e.g. rollout:5000)",
-                )
-                .and_then(|n| at_most_listed(n, s, "rollout:N"))?,
+            "sampled" => ShooterKind::Sampled {
+                boards: whole("boards"),
+                sampler: vocabulary::SAMPLERS[whole("sampler") as usize]
+                    .parse()
+                    .expect("the table's samplers are samplers"),
             },
-            ("pilot", p) => {
-                let form = "pilot:N, pilot:N.C or pilot:N.C.A: N layouts a shot at most for the rollouts of density:50.1 from its cell and its next C heaviest, once at most A ships are afloat (e.g. pilot:800, pilot:1600.8, pilot:800.8.2)";
-                let mut parts = p.unwrap_or("").split('.');
-                let n = parts.next().unwrap_or("");
-                let (c, a) = (parts.next(), parts.next());
-                if parts.next().is_some() {
-                    return Err(bad(form));
-                }
-                let samples = number(n, form).and_then(|n| at_most_listed(n, s, "pilot:N"))?;
-                let candidates = match c {
-                    Some(c) => number(c, form)? as usize,
-                    None => pilot::CANDIDATES,
-                };
-                if candidates > pilot::MAX_CANDIDATES {
-                    return Err(bad("pilot:N.C with C from 1 to 32"));
-                }
-                let afloat = match a {
-                    Some(a) => Some(number(a, "pilot:N.C.A with A a whole number of ships from 1 on")? as usize),
-                    None => None,
-                };
-                ShooterKind::Pilot {
-                    samples,
-                    candidates,
-                    afloat,
-                }
-            }
-            ("mcts", p) => ShooterKind::Mcts {
-                iterations: number(
-                    p.unwrap_or(""),
-                    "mcts:N, N playouts per shot (e.g. mcts:2000)",
-                )?,
+            "lookahead" => ShooterKind::Lookahead {
+                plies: whole("plies") as usize,
+                moves: whole("moves") as usize,
+                open: maybe("open").map(|x| x as usize),
             },
-            _ => return Err(UnknownChoice::among("shooter", s, SHOOTER_WORDS)),
+            "endgame" => ShooterKind::Endgame {
+                layouts: whole("layouts"),
+            },
+            "rollout" => ShooterKind::Rollout {
+                layouts: whole("layouts"),
+            },
+            "pilot" => ShooterKind::Pilot {
+                samples: whole("layouts"),
+                candidates: whole("candidates") as usize,
+                afloat: maybe("afloat").map(|a| a as usize),
+            },
+            "mcts" => ShooterKind::Mcts {
+                iterations: whole("playouts"),
+            },
+            other => unreachable!("the shooter {other} of the table has no kind"),
         })
     }
 }
@@ -332,86 +225,58 @@ impl std::str::FromStr for ShooterKind {
 /// The weight of `density` without one: what an open hit multiplies a position's weight by.
 pub const DENSITY_WEIGHT: u32 = 50;
 
-/// The most layouts an endgame or rollout shooter lists and solves (each is kept in memory).
-pub const MAX_ENDGAME_LAYOUTS: u64 = 1_000_000;
-
-/// `n` when an endgame shooter can list that many layouts, else the error saying so.
-fn at_most_listed(n: u64, word: &str, form: &str) -> Result<u64, UnknownChoice> {
-    if n <= MAX_ENDGAME_LAYOUTS {
-        Ok(n)
-    } else {
-        Err(UnknownChoice::new(
-            "shooter",
-            word,
-            &format!(
-                "{form} with N at most {MAX_ENDGAME_LAYOUTS} (the layouts are listed in memory)"
-            ),
-        ))
-    }
-}
-
 impl std::fmt::Display for ShooterKind {
+    /// The word of [`SHOOTERS`] that reads back as this shooter, every parameter not at its
+    /// default named.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            ShooterKind::Random => f.write_str("random"),
-            ShooterKind::HuntTarget => f.write_str("hunt-target"),
-            ShooterKind::Parity => f.write_str("parity"),
-            ShooterKind::Checkerboard => f.write_str("checkerboard"),
-            ShooterKind::Knight => f.write_str("knight"),
-            ShooterKind::Density {
-                weight,
-                small: 0,
-                lattice: 0,
-            } => write!(f, "density:{weight}"),
-            ShooterKind::Density {
-                weight,
-                small,
-                lattice: 0,
-            } => write!(f, "density:{weight}.{small}"),
+        let n = |x: u64| Value::Whole(x);
+        let or_unset = |x: Option<usize>| x.map_or(Value::Unset, |x| n(x as u64));
+        let (name, values) = match *self {
+            ShooterKind::Random => ("random", vec![]),
+            ShooterKind::HuntTarget => ("hunt-target", vec![]),
+            ShooterKind::Parity => ("parity", vec![]),
+            ShooterKind::Checkerboard => ("checkerboard", vec![]),
+            ShooterKind::Knight => ("knight", vec![]),
             ShooterKind::Density {
                 weight,
                 small,
                 lattice,
-            } => write!(f, "density:{weight}.{small}.{lattice}"),
-            ShooterKind::Habr => f.write_str("habr"),
-            ShooterKind::Greedy => f.write_str("greedy"),
-            ShooterKind::MinPossible { open } => write!(f, "mp:{open}"),
-            ShooterKind::Sampled {
-                boards,
-                sampler: SamplerKind::Uniform,
-            } => write!(f, "sampled:{boards}"),
-            ShooterKind::Sampled { boards, sampler } => write!(f, "sampled:{boards}:{sampler}"),
-            ShooterKind::Lookahead {
-                plies,
-                moves: 8,
-                open: None,
-            } => write!(f, "lookahead:{plies}"),
-            ShooterKind::Lookahead { plies, moves, open } => {
-                write!(f, "lookahead:{plies}.{moves}")?;
-                match open {
-                    Some(x) => write!(f, ".{x}"),
-                    None => Ok(()),
-                }
-            }
-            ShooterKind::Endgame { layouts } => write!(f, "endgame:{layouts}"),
-            ShooterKind::Rollout { layouts } => write!(f, "rollout:{layouts}"),
-            ShooterKind::Pilot {
-                samples,
-                candidates: pilot::CANDIDATES,
-                afloat: None,
-            } => write!(f, "pilot:{samples}"),
+            } => (
+                "density",
+                vec![
+                    n(weight.into()),
+                    n(small.into()),
+                    if lattice == 0 {
+                        Value::Unset
+                    } else {
+                        n(lattice.into())
+                    },
+                ],
+            ),
+            ShooterKind::Habr => ("habr", vec![]),
+            ShooterKind::Greedy => ("greedy", vec![]),
+            ShooterKind::MinPossible { open } => ("mp", vec![n(open as u64)]),
+            ShooterKind::Sampled { boards, sampler } => (
+                "sampled",
+                vec![n(boards), n(vocabulary::sampler_index(sampler))],
+            ),
+            ShooterKind::Lookahead { plies, moves, open } => (
+                "lookahead",
+                vec![n(plies as u64), n(moves as u64), or_unset(open)],
+            ),
+            ShooterKind::Endgame { layouts } => ("endgame", vec![n(layouts)]),
+            ShooterKind::Rollout { layouts } => ("rollout", vec![n(layouts)]),
             ShooterKind::Pilot {
                 samples,
                 candidates,
-                afloat: None,
-            } => write!(f, "pilot:{samples}.{candidates}"),
-            ShooterKind::Pilot {
-                samples,
-                candidates,
-                afloat: Some(a),
-            } => write!(f, "pilot:{samples}.{candidates}.{a}"),
-            ShooterKind::Mcts { iterations } => write!(f, "mcts:{iterations}"),
-        }
+                afloat,
+            } => (
+                "pilot",
+                vec![n(samples), n(candidates as u64), or_unset(afloat)],
+            ),
+            ShooterKind::Mcts { iterations } => ("mcts", vec![n(iterations)]),
+        };
+        SHOOTERS.write(f, name, &values)
     }
 }
 

@@ -56,10 +56,8 @@ pub const BASE_WEIGHT: u32 = 50;
 /// The base policy's hunting exponent (`density:50.1`).
 pub const BASE_SMALL: u32 = 1;
 /// Cells weighed against the base's choice unless the shooter names a number
-/// (`pilot:N.C`): the next heaviest of its matrix.
+/// (`pilot:candidates=C`): the next heaviest of its matrix.
 pub const CANDIDATES: usize = 6;
-/// The most cells a shooter may weigh against the base's choice.
-pub const MAX_CANDIDATES: usize = 32;
 /// Layouts between two looks at the race, and layouts before the first.
 pub const BATCH: usize = 16;
 /// Layouts drawn before the race first drops a candidate.
