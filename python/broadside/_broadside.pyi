@@ -208,10 +208,12 @@ def count_part(
     parts: int,
     per_cell: bool = False,
     threads: Optional[int] = None,
+    upto: Optional[int] = None,
 ) -> Tuple[int, Optional[list[int]]]:
     """Part ``part`` of ``parts`` of the count (and per-cell counts) of the layouts of problem
     ``text``: those under every ``parts``-th subtree of the enumerator's search. The parts add
-    up to the count for any ``parts``."""
+    up to the count for any ``parts``. With ``upto``, parts ``part`` to ``upto - 1`` summed,
+    in one setup."""
 
 def word_of(kind: Literal["shooter", "placer"], word: str) -> str:
     """A shooter's or placer's word as the command line writes it back."""

@@ -313,11 +313,28 @@ def _key(params: dict) -> str:
 # -- counts in shards ----------------------------------------------------------------------
 
 
-def count_part(text: str, part: int, parts: int, per_cell: bool = False) -> tuple:
+def count_part(
+    text: str, part: int, parts: int, per_cell: bool = False, upto: Optional[int] = None
+) -> tuple:
     """Part ``part`` of ``parts`` of the count (and per-cell counts) of the layouts of problem
     ``text``: those under every ``parts``-th subtree of the enumerator's search. The parts add
-    up to the count for any ``parts``; runs anywhere (plain values only)."""
-    return _broadside.count_part(text, part, parts, per_cell=per_cell, threads=_worker_threads())
+    up to the count for any ``parts``; with ``upto``, parts ``part`` to ``upto - 1`` summed, in
+    one setup of the search. Runs anywhere (plain values only)."""
+    return _broadside.count_part(
+        text, part, parts, per_cell=per_cell, threads=_worker_threads(), upto=upto
+    )
+
+
+# The most tasks a sharded count submits: past it, each task counts a run of consecutive
+# shards in one setup (a part's setup walks the search's first levels, whatever it keeps).
+MOST_TASKS = 1024
+
+
+def _batches(shards: int, tasks: int) -> list:
+    """``shards`` parts as at most ``tasks`` runs ``(first, upto)`` of consecutive parts."""
+    tasks = max(1, min(shards, tasks))
+    bounds = [shards * t // tasks for t in range(tasks + 1)]
+    return list(zip(bounds[:-1], bounds[1:]))
 
 
 def _shards(
@@ -333,15 +350,19 @@ def _shards(
     text = game.to_text()
     if client is not None:
         futures = [
-            client.submit(count_part, text, k, shards, per_cell, retries=3, pure=False)
-            for k in range(shards)
+            client.submit(count_part, text, a, shards, per_cell, b, retries=3, pure=False)
+            for a, b in _batches(shards, MOST_TASKS)
         ]
         results = client.gather(futures)
     elif executor is not None:
-        futures = [executor.submit(count_part, text, k, shards, per_cell) for k in range(shards)]
+        futures = [
+            executor.submit(count_part, text, a, shards, per_cell, b)
+            for a, b in _batches(shards, MOST_TASKS)
+        ]
         results = [f.result() for f in futures]
     else:
-        results = [_broadside.count_part(text, k, shards, per_cell=per_cell) for k in range(shards)]
+        # In this process the shards are counted together, on every core: one setup.
+        results = [_broadside.count_part(text, 0, shards, per_cell=per_cell, upto=shards)]
     total = sum(r[0] for r in results)
     cells = None
     if per_cell:
@@ -362,7 +383,9 @@ def count(
     """The exact number of layouts of a puzzle or game state (a path or a ``Game``). With
     ``shards`` (or a ``client``/``executor``), counted in ``shards`` parts by the enumerator,
     each the layouts under every ``shards``-th subtree of its search, on the cluster or
-    executor when given; the parts add up to the count exactly, for any number of shards."""
+    executor when given; the parts add up to the count exactly, for any number of shards.
+    At most ``MOST_TASKS`` tasks are submitted, each a run of consecutive shards; in this
+    process (no client or executor) the shards are counted together, in one setup."""
     if client is None and executor is None and shards is None:
         return _broadside.count(puzzle, limit=limit, engine=engine, time_limit=time_limit)
     if limit is not None or time_limit is not None or engine != "auto":

@@ -1139,11 +1139,12 @@ fn simulate_chunk<'py>(
 /// Part `part` of `parts` of the exact count of the layouts of the problem `text` (a problem
 /// in any format `Game.parse` reads), with its per-cell counts when `per_cell`: the layouts
 /// under every `parts`-th subtree of the enumerator's search (`Enumerator::count_part`). The
-/// parts add up to the count for any `parts`. `threads` sizes the thread pool (`None`: one
-/// thread a core). The building block of `broadside.count(..., shards=K)`; it takes only
-/// plain values.
+/// parts add up to the count for any `parts`. With `upto`, parts `part` to `upto - 1`
+/// together, in one setup (`Enumerator::count_parts`): how a run of many parts batches them.
+/// `threads` sizes the thread pool (`None`: one thread a core). The building block of
+/// `broadside.count(..., shards=K)`; it takes only plain values.
 #[pyfunction]
-#[pyo3(signature = (text, part, parts, per_cell=false, threads=None))]
+#[pyo3(signature = (text, part, parts, per_cell=false, threads=None, upto=None))]
 fn count_part(
     py: Python<'_>,
     text: &str,
@@ -1151,12 +1152,19 @@ fn count_part(
     parts: i128,
     per_cell: bool,
     threads: Option<i128>,
+    upto: Option<i128>,
 ) -> PyResult<(BigUint, Option<Vec<BigUint>>)> {
     let (part, parts): (usize, usize) = (natural(part, "part")?, natural(parts, "parts")?);
     let threads = natural_opt(threads, "threads")?;
+    let upto = natural_opt(upto, "upto")?.unwrap_or(part.saturating_add(1));
     if parts == 0 || part >= parts {
         return Err(value_error(format!(
             "part {part} of {parts}: a part is 0 to parts - 1"
+        )));
+    }
+    if upto <= part || upto > parts {
+        return Err(value_error(format!(
+            "parts {part} up to {upto} of {parts}: upto is part + 1 to parts"
         )));
     }
     let mut specs = format::read("<part>", text).map_err(value_error)?;
@@ -1173,7 +1181,7 @@ fn count_part(
                 ..CountOptions::default()
             };
             let r = broadside::Enumerator::new(&problem)
-                .count_part(&opts, part, parts)
+                .count_parts(&opts, part..upto, parts)
                 .map_err(value_error)?;
             Ok((
                 BigUint::from(r.count),

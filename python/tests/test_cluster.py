@@ -187,6 +187,26 @@ def test_shards_add_up_to_the_count(client):
     for part, parts in [(3, 3), (0, 0)]:
         with pytest.raises(ValueError):
             broadside.cluster.count_part(g.to_text(), part, parts)
+    # A run of parts counted in one setup is the sum of its parts.
+    text = g.to_text()
+    one_by_one = [broadside.cluster.count_part(text, k, 9, per_cell=True) for k in range(9)]
+    run = broadside.cluster.count_part(text, 2, 9, per_cell=True, upto=6)
+    assert run[0] == sum(c for c, _ in one_by_one[2:6])
+    assert run[1] == [sum(p[1][i] for p in one_by_one[2:6]) for i in range(36)]
+    with pytest.raises(ValueError, match="upto"):
+        broadside.cluster.count_part(text, 2, 9, upto=2)
+
+
+def test_a_million_shards_are_batched(client):
+    # A part's setup walks the search's first levels: a million of them one by one took hours.
+    # In this process they are counted together; on a cluster in at most MOST_TASKS runs.
+    runs = broadside.cluster._batches(10**6, broadside.cluster.MOST_TASKS)
+    assert len(runs) == 1024 and runs[0][0] == 0 and runs[-1][1] == 10**6
+    assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(runs, runs[1:]))
+    start = time.perf_counter()
+    assert broadside.count(broadside.Game(), shards=10**6) == 15_046_987_768
+    assert broadside.count(broadside.Game(), client=client, shards=10**6) == 15_046_987_768
+    assert time.perf_counter() - start < 60
 
 
 def test_a_game_pickles():

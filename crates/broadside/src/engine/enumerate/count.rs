@@ -2,6 +2,7 @@
 //! count the last one, two or three ships at once, per-cell counts, and the split of the search
 //! into subtrees counted on every core.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -1190,10 +1191,13 @@ impl<const N: usize> Tables<N> {
     /// the parts partition the layouts (a subtree is the layouts whose first ships are its
     /// placements; the search finds each layout once), so their counts add up to the count
     /// for any number of parts, and taking every `parts`-th subtree spreads the large ones.
+    ///
+    /// `part` is a range of parts counted together in one setup (the parts' layouts summed):
+    /// how many parts a task counts, where a run has more parts than tasks.
     pub(super) fn count_part(
         &self,
         opts: &CountOptions,
-        part: usize,
+        part: Range<usize>,
         parts: usize,
     ) -> Result<CountResult, CountError> {
         let parts = parts.max(1);
@@ -1206,7 +1210,7 @@ impl<const N: usize> Tables<N> {
         // A part's per-cell counts are not made whole by the symmetries alone: no orbits.
         let Some(tasks) = self.frontier_of(
             parts.saturating_mul(SUBTREES_PER_PART),
-            |i| i % parts == part,
+            |i| part.contains(&(i % parts)),
             None,
             &stopped,
         ) else {

@@ -97,7 +97,22 @@ impl<'p> Enumerator<'p> {
         parts: usize,
     ) -> Result<CountResult, CountError> {
         with_words!(self.problem.dims().cells(), N => {
-            Tables::<N>::new(self.problem).count_part(opts, part, parts)
+            Tables::<N>::new(self.problem).count_part(opts, part..part + 1, parts)
+        })
+    }
+
+    /// Counts parts `first..last` of `parts` together, in one setup of the search: their
+    /// layouts summed, the count [`Enumerator::count_part`] gives each, added up. How a run
+    /// of more parts than tasks batches them: setting up a part walks the search's first
+    /// levels, whatever the number of parts it keeps.
+    pub fn count_parts(
+        &self,
+        opts: &CountOptions,
+        parts: std::ops::Range<usize>,
+        of: usize,
+    ) -> Result<CountResult, CountError> {
+        with_words!(self.problem.dims().cells(), N => {
+            Tables::<N>::new(self.problem).count_part(opts, parts, of)
         })
     }
 
