@@ -1,6 +1,9 @@
 //! Shared bench inputs: Rubin's 303 boards (`puzzles/external/rubin303.jsonl`), and hidden
 //! layouts for simulated games.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test or bench binary that includes this module uses part of it"
+)]
 
 use broadside::heat::HeatMap;
 use broadside::{

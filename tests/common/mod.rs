@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: random instances with planted layouts, and a
 //! naive layout counter that shares no code with the engines.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test or bench binary that includes this module uses part of it"
+)]
 
 use broadside::{Clue, Dims, Fleet, Layout, ProblemSpec, Rules, Segment, Shape, Ship};
 use rand::rngs::StdRng;

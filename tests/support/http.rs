@@ -14,7 +14,10 @@ pub struct Response {
 
 impl Response {
     /// A header's value.
-    #[allow(dead_code)]
+    #[allow(
+        dead_code,
+        reason = "not every test binary that includes this support calls it"
+    )]
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()

@@ -34,7 +34,10 @@ impl Server {
     }
 
     /// The server process's resident memory in KiB (Linux), `None` where it cannot be read.
-    #[allow(dead_code)]
+    #[allow(
+        dead_code,
+        reason = "not every test binary that includes this support calls it"
+    )]
     pub fn resident_kib(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
         status
@@ -44,7 +47,10 @@ impl Server {
     }
 
     /// Whether the process is still running.
-    #[allow(dead_code)]
+    #[allow(
+        dead_code,
+        reason = "not every test binary that includes this support calls it"
+    )]
     pub fn running(&mut self) -> bool {
         self.child.try_wait().expect("wait").is_none()
     }

@@ -29,6 +29,10 @@ use crate::shape::{Segment, Shape};
 
 use super::ParseError;
 
+/// A cell of the number-16 coding: `Some(value)`, `Some(None)` for `.` (a clue of no value),
+/// `None` for a cell the run-lengths skip.
+type Coded = Option<Option<usize>>;
+
 /// Whether `s` is a puzz.link-style URL of a Battleship puzzle (any host, with or without the
 /// scheme): `...?battleship/...`.
 pub fn is_url(s: &str) -> bool {
@@ -140,8 +144,7 @@ impl Reader<'_> {
 
     /// `n` values in the number-16 coding: each `Some(value)`, `Some(None)` for `.`, `None`
     /// for a cell the run-lengths skip. `large` admits the cells' `+`, `=` and `%` forms.
-    #[allow(clippy::type_complexity)]
-    fn numbers(&mut self, n: usize) -> Result<Vec<Option<Option<usize>>>, ParseError> {
+    fn numbers(&mut self, n: usize) -> Result<Vec<Coded>, ParseError> {
         let mut out = vec![None; n];
         let mut i = 0;
         while i < n {

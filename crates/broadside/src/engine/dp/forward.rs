@@ -4,9 +4,9 @@
 
 use std::ops::Range;
 
-use super::DpEngine;
 use super::gather::Gather;
 use super::state::{Key, Move, Piece, Tally};
+use super::{DpEngine, Halt};
 use crate::engine::{Cancel, CountError, CountOptions, Stop};
 
 /// The states before one cell in pieces that follow one another in key order, one per
@@ -23,6 +23,19 @@ impl<C> Layer<C> {
 
 /// A run of a layer's states: its piece and index range.
 pub(super) type Run = (usize, Range<usize>);
+
+/// A cell's trails in the general passes: its cuts, and each worker's trail.
+pub(super) type CellTrails = (Vec<Vec<Run>>, Vec<Trail>);
+
+/// What the general forward pass leaves.
+pub(super) struct Pass<C: Tally> {
+    /// The layers, as the pass was asked to keep them (the last always whole).
+    pub layers: Vec<Layer<C>>,
+    /// Per cell, the trails the backward pass follows (none when nothing is kept).
+    pub trails: Vec<CellTrails>,
+    /// The count.
+    pub total: C::Wide,
+}
 
 /// What the forward pass records for the backward pass, per layer and worker, in the order
 /// it met the states: which of the worker's stretches each state is in (within a stretch the
@@ -230,15 +243,13 @@ impl DpEngine {
 
     /// The forward pass: the layers (as `keep` says; the last always whole), the trails the
     /// backward pass follows (per cell, the cuts and each worker's trail) unless `keep` is
-    /// [`Keep::Nothing`], and the total. `Err(Err(stop))` when the time limit ran out or the
+    /// [`Keep::Nothing`], and the total. `Err(Halt::Stopped(stop))` when the time limit ran out or the
     /// count was cancelled.
-    #[allow(clippy::type_complexity)]
     pub(super) fn forward<C: Tally>(
         &self,
         opts: &CountOptions,
         what: Keep,
-    ) -> Result<(Vec<Layer<C>>, Vec<(Vec<Vec<Run>>, Vec<Trail>)>, C::Wide), Result<CountError, Stop>>
-    {
+    ) -> Result<Pass<C>, Halt> {
         let keep = what != Keep::Nothing;
         let cells = self.dims.cells();
         // Only per-cell counts need the layers kept for the backward pass.
@@ -265,17 +276,17 @@ impl DpEngine {
         let mut last = 0usize;
         for cell in 0..cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                return Err(Err(Stop::Time));
+                return Err(Halt::Stopped(Stop::Time));
             }
             if opts.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-                return Err(Err(Stop::Cancelled));
+                return Err(Halt::Stopped(Stop::Cancelled));
             }
             // The next layer is about as much bigger than this one as this one was than the
             // last: stop before it would pass the budget, kept layers or not.
             let live = layer_bytes(&current);
             let next = live.saturating_mul(live.max(1)) / last.max(1);
             if held.saturating_add(live).saturating_add(next) > budget {
-                return Err(Ok(CountError::Memory(budget)));
+                return Err(Halt::Failed(CountError::Memory(budget)));
             }
             last = live;
             let parts = self.parts(opts, &current);
@@ -311,7 +322,7 @@ impl DpEngine {
                 (ok, gather, piece, trail)
             });
             if done.iter().any(|d| !d.0) {
-                return Err(Ok(CountError::Overflow));
+                return Err(Halt::Failed(CountError::Overflow));
             }
             if let Some(p) = &opts.progress {
                 p(cell as u64 + 1, 2 * cells as u64);
@@ -343,7 +354,7 @@ impl DpEngine {
                         })
                         .sum::<usize>();
                 if held > budget {
-                    return Err(Ok(CountError::Memory(budget)));
+                    return Err(Halt::Failed(CountError::Memory(budget)));
                 }
                 layers.push(previous);
                 trails.push((cuts, cell_trails));
@@ -357,9 +368,13 @@ impl DpEngine {
             .flat_map(|p| p.keys.iter().zip(&p.counts))
             .filter(|(k, _)| self.is_final(**k))
             .try_fold(C::Wide::default(), |t, (_, n)| C::add_wide(&t, &n.wide()))
-            .ok_or(Ok(CountError::Overflow))?;
+            .ok_or(Halt::Failed(CountError::Overflow))?;
         layers.push(current);
-        Ok((layers, trails, total))
+        Ok(Pass {
+            layers,
+            trails,
+            total,
+        })
     }
 }
 

@@ -3,9 +3,19 @@
 //! partial layouts times completions.
 
 use super::DpEngine;
-use super::forward::{Layer, Run, SHIP, Trail, link, run, split};
+use super::forward::{CellTrails, Layer, Run, SHIP, Trail, link, run, split};
 use super::state::Tally;
 use crate::engine::CountError;
+
+/// What the backward pass leaves.
+pub(super) struct Marginals<C: Tally> {
+    /// Per cell, the layouts with a ship there.
+    pub per_cell: Vec<C::Wide>,
+    /// Per layer, piece by piece, each state's completions (when kept).
+    pub completions: Vec<Vec<Vec<C>>>,
+    /// Per layer, piece by piece, each state's link into the trails (when kept).
+    pub links: Vec<Vec<Vec<u64>>>,
+}
 
 impl DpEngine {
     /// One worker's share of the backward step, following its forward `trail`: the
@@ -13,7 +23,10 @@ impl DpEngine {
     /// stretch), from the completions `after` of its piece of the next layer; returns the
     /// layouts with a ship on the cell among them, or `None` on overflow. With `links`,
     /// also writes each state's link into the trail (see [`link`]).
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one worker's share of the hot backward step: its parts passed apart, not bundled per call"
+    )]
     pub(super) fn backward_part<C: Tally>(
         &self,
         worker: usize,
@@ -62,13 +75,12 @@ impl DpEngine {
     /// layouts with a ship there. With `keep`, also returns per layer, piece by piece (index
     /// `i`: the states before cell `i`), each state's completions and the link from it into
     /// the trails, which is what uniform sampling walks.
-    #[allow(clippy::type_complexity)]
     pub(super) fn marginals<C: Tally>(
         &self,
         layers: &[Layer<C>],
-        trails: &[(Vec<Vec<Run>>, Vec<Trail>)],
+        trails: &[CellTrails],
         keep: bool,
-    ) -> Result<(Vec<C::Wide>, Vec<Vec<Vec<C>>>, Vec<Vec<Vec<u64>>>), CountError> {
+    ) -> Result<Marginals<C>, CountError> {
         let cells = layers.len() - 1;
         let mut per_cell = vec![C::Wide::default(); cells];
         let mut after: Vec<Vec<C>> = layers[cells]
@@ -147,6 +159,10 @@ impl DpEngine {
             kept.reverse();
             kept_links.reverse();
         }
-        Ok((per_cell, kept, kept_links))
+        Ok(Marginals {
+            per_cell,
+            completions: kept,
+            links: kept_links,
+        })
     }
 }

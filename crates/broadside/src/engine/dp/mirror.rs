@@ -28,8 +28,7 @@
 
 use super::DpEngine;
 use super::forward;
-use super::state::{ACROSS, DOWN, Key, SINGLE};
-use super::tight::{Stretch, stretch};
+use super::state::{ACROSS, DOWN, Key, SINGLE, Stretch, stretch};
 
 impl DpEngine {
     /// Whether the left-right mirror maps the problem onto itself: every water and ship clue

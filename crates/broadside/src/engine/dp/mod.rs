@@ -29,7 +29,7 @@
 //! the classic fleets. [`DpEngine::supports`] says why not.
 //!
 //! Counts and per-cell counts that fit in 64 bits take a tighter road to the same answer
-//! (`tight.rs`): the same states keyed the other way round, youngest label on top, so a
+//! (`tight/`): the same states keyed the other way round, youngest label on top, so a
 //! group is one stretch and its successors go to one list per new label with no merge, each
 //! cell's transitions looked up by the key's low bits in a table made at the cell from
 //! [`step`]. It takes 0.6 to 0.7 of their time, and the sampler is made from it too (its
@@ -39,7 +39,7 @@
 //! The state, its packing into a key and the transition at one cell are in `state.rs`; the
 //! layers and the forward pass, split between the cores, in `forward.rs`; the backward pass
 //! and the per-cell counts in `marginals.rs`; the uniform sampler in `sample.rs`; the tight
-//! pass in `tight.rs`, which on a problem the left-right mirror maps onto itself keeps one
+//! pass in `tight/`, which on a problem the left-right mirror maps onto itself keeps one
 //! state of each mirror pair at the start of every row, and on one the up-down flip maps onto
 //! itself works out the per-cell counts of the rows from the middle down alone (`mirror.rs`);
 //! the replay of a wider position's trails for positions that narrow it (a game's over its
@@ -66,9 +66,19 @@ use crate::rules::Rules;
 
 use super::{CountError, CountOptions, CountResult};
 use crate::clue::Clue;
-use forward::Keep;
+use forward::{Keep, Pass};
 use num_bigint::BigUint;
 use state::{ACROSS, DONE, DOWN, Key, Packing, SINGLE};
+
+/// Why a pass ended without its answer: an error of the count, or its time limit or
+/// cancellation.
+#[derive(Debug)]
+pub(super) enum Halt {
+    /// The count cannot be had this way (overflow, memory).
+    Failed(CountError),
+    /// The time limit ran out or the count was cancelled.
+    Stopped(super::Stop),
+}
 
 /// Why the DP cannot take a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -250,16 +260,24 @@ impl DpEngine {
         // same layouts); the general ones past what their edges can name.
         match self.tight_sampling(&opts) {
             Ok(Some(tight)) => return Ok(Some(DpSampler::from_tight(self, tight))),
-            Err(Err(_)) => return Ok(None),
-            Err(Ok(CountError::Memory(budget))) => return Err(CountError::Memory(budget)),
-            Ok(None) | Err(Ok(_)) => {}
+            Err(Halt::Stopped(_)) => return Ok(None),
+            Err(Halt::Failed(CountError::Memory(budget))) => {
+                return Err(CountError::Memory(budget));
+            }
+            Ok(None) | Err(Halt::Failed(_)) => {}
         }
-        let (layers, trails, total) = match self.forward::<u64>(&opts, Keep::Moves) {
+        let Pass {
+            layers,
+            trails,
+            total,
+        } = match self.forward::<u64>(&opts, Keep::Moves) {
             Ok(x) => x,
-            Err(Err(_)) => return Ok(None),
-            Err(Ok(e)) => return Err(e),
+            Err(Halt::Stopped(_)) => return Ok(None),
+            Err(Halt::Failed(e)) => return Err(e),
         };
-        let (_, completions, links) = self.marginals(&layers, &trails, true)?;
+        let marginals::Marginals {
+            completions, links, ..
+        } = self.marginals(&layers, &trails, true)?;
         drop(layers);
         Ok(Some(
             DpSampler::new(self, trails, completions, links, total).live(),
@@ -320,9 +338,13 @@ impl DpEngine {
         } else {
             Keep::Nothing
         };
-        let (layers, trails, total) = match self.forward::<C>(opts, keep) {
+        let Pass {
+            layers,
+            trails,
+            total,
+        } = match self.forward::<C>(opts, keep) {
             Ok(x) => x,
-            Err(Err(stop)) => {
+            Err(Halt::Stopped(stop)) => {
                 // A partial DP has no meaningful count: say so rather than guess.
                 return Ok(CountResult {
                     count: C::Wide::default(),
@@ -332,10 +354,10 @@ impl DpEngine {
                     engine: super::EngineKind::Dp,
                 });
             }
-            Err(Ok(e)) => return Err(e),
+            Err(Halt::Failed(e)) => return Err(e),
         };
         let per_cell = if opts.per_cell {
-            let (per_cell, _, _) = self.marginals(&layers, &trails, false)?;
+            let per_cell = self.marginals(&layers, &trails, false)?.per_cell;
             if let Some(p) = &opts.progress {
                 let cells = per_cell.len() as u64;
                 p(2 * cells, 2 * cells);

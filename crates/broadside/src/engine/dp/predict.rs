@@ -255,9 +255,10 @@ mod tests {
                     spec.clues[m] = Some(crate::Clue::Water);
                 }
                 let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
-                let (layers, _, _) = dp
+                let layers = dp
                     .forward::<u64>(&CountOptions::default(), Keep::Trails)
-                    .unwrap_or_else(|_| panic!("the forward pass runs"));
+                    .unwrap_or_else(|_| panic!("the forward pass runs"))
+                    .layers;
                 let states: usize = layers[..layers.len() - 1]
                     .iter()
                     .flat_map(|l| &l.pieces)

@@ -34,9 +34,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::DpEngine;
 use super::state::{ACROSS, DOWN, SINGLE};
 use super::tight::{Counts, INDEX_BITS, Record, SHIP, Trail, stopped};
+use super::{DpEngine, Halt};
 use crate::engine::{Cancel, CountError, CountOptions, CountResult, EngineKind, Stop};
 use crate::problem::Problem;
 
@@ -512,10 +512,14 @@ fn record(dp: DpEngine, opts: &CountOptions) -> Result<Option<Arc<Trails>>, Stop
         memory_limit: Some(REPLAY_MEMORY),
         ..CountOptions::default()
     };
-    let (trails, last, total) = match dp.tight_forward(&record, Some(0), Record::Cells, false) {
+    let super::tight::TightForward {
+        trails,
+        last,
+        total,
+    } = match dp.tight_forward(&record, Some(0), Record::Cells, false) {
         Ok(Some(x)) => x,
-        Ok(None) | Err(Ok(_)) => return Ok(None),
-        Err(Err(stop)) => return Err(stop),
+        Ok(None) | Err(Halt::Failed(_)) => return Ok(None),
+        Err(Halt::Stopped(stop)) => return Err(stop),
     };
     let finals: Vec<u64> = last
         .iter()

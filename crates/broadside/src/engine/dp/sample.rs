@@ -428,10 +428,17 @@ mod tests {
             parallel: true,
             ..CountOptions::default()
         };
-        let Ok((layers, trails, total)) = dp.forward::<u64>(&opts, Keep::Moves) else {
+        let Ok(crate::engine::dp::forward::Pass {
+            layers,
+            trails,
+            total,
+        }) = dp.forward::<u64>(&opts, Keep::Moves)
+        else {
             panic!("the forward pass runs to the end");
         };
-        let (_, completions, links) = dp.marginals(&layers, &trails, true).unwrap();
+        let crate::engine::dp::marginals::Marginals {
+            completions, links, ..
+        } = dp.marginals(&layers, &trails, true).unwrap();
         let whole = DpSampler::new(dp, trails, completions, links, total);
         if live { whole.live() } else { whole }
     }

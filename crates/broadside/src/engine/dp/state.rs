@@ -323,3 +323,21 @@ impl DpEngine {
             .all(|&(mask, full, _)| key & mask == full)
     }
 }
+
+/// A worker's share of a layer of the tight passes: slices of its stretches, in order.
+pub(super) type Stretch<'a> = Vec<&'a [(Key, u64)]>;
+
+/// The states from index `from` to `to` of `layer`, as slices of its stretches.
+pub(super) fn stretch(layer: &[Vec<(Key, u64)>], from: usize, to: usize) -> Stretch<'_> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for piece in layer {
+        let (a, b) = (at, at + piece.len());
+        at = b;
+        let (s, e) = (from.max(a), to.min(b));
+        if s < e {
+            out.push(&piece[s - a..e - a]);
+        }
+    }
+    out
+}

@@ -29,12 +29,15 @@
 //! **Cost.** Exact counting is exponential in the worst case; [`Enumerator::count_up_to`]
 //! stops as soon as it has seen `limit` layouts, which is what a uniqueness check needs.
 //!
-//! The placement tables and the search's moves are in `tables.rs`; counting, with the
-//! shortcuts, per-cell counts and the split between cores, in `count.rs`; the lazy list of
-//! solutions and the count-guided sampler in `search.rs`.
+//! The placement tables and the search's moves are in `tables.rs`; counting, with its
+//! control and per-cell counts, in `count.rs`; the shortcuts that count the last one, two or
+//! three ships at once in `shortcut.rs`; the split between cores and into parts in
+//! `split.rs`; the lazy list of solutions and the count-guided sampler in `search.rs`.
 
 mod count;
 mod search;
+mod shortcut;
+mod split;
 mod symmetry;
 mod tables;
 

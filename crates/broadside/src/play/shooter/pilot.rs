@@ -339,7 +339,10 @@ impl Pilot {
 
     /// The number of shots each candidate's game takes on `layout` (written to `out`, for the
     /// candidates still `alive`), or false when `layout` contradicts `shots`.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "a layout's rollouts: the decision's state passed apart, as the race loop holds it"
+    )]
     fn rollouts(
         &self,
         setup: &Setup,

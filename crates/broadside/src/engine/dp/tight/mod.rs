@@ -41,9 +41,12 @@
 //! `step` makes them, and the twins have the same completions, so a draw takes the steps and
 //! random numbers it takes through the general passes.
 
-use super::DpEngine;
-use super::state::{DONE, Key, Move};
+mod tables;
+
+use super::state::{Key, Stretch, stretch};
+use super::{DpEngine, Halt};
 use crate::engine::{Cancel, CountError, CountOptions, CountResult, EngineKind, Stop};
+use tables::{StepTable, Tables};
 
 /// A successor that needs the cell to the left free (under no-touch).
 const LEFT_FREE: u8 = 1;
@@ -65,95 +68,6 @@ const EDGES_A_STATE: usize = 2;
 /// The most bits of a cell's table index (the key's low bits and its oldest label).
 const MOST_TABLE_BITS: u32 = 16;
 
-/// One transition out of a value of the low bits.
-#[derive(Clone, Copy)]
-struct Entry {
-    /// The successor's low bits and new labels (its slot), with [`SHIP`] (and over a pair of
-    /// cells `SHIP_TOO`); in a [`StepTable`], the slot's number among the step's slots.
-    slot: u32,
-    /// [`LEFT_FREE`] and [`UP_RIGHT_FREE`]: what the group must have free.
-    needs: u8,
-    /// For a ship across that starts: how far right the row above must let it reach (the
-    /// first blocking cell above is at least this far); 0 otherwise.
-    reach: u8,
-    /// The move's [`Move::code`], for the sampler.
-    code: u16,
-}
-
-/// The layout of a key and the transition tables.
-struct Tables {
-    width: usize,
-    label_bits: u32,
-    /// Bits below the labels: the ship across, the diagonal bit (under no-touch) and the
-    /// counters.
-    low: u32,
-    counter_bits: u32,
-    diag_bits: u32,
-    /// Per step of one cell and of two, per column: the bits of the group's labels above to
-    /// the right that block a ship across.
-    above_right: [Vec<Key>; 2],
-    /// Whether a step may take two cells at once (its tables fit).
-    pairs: bool,
-}
-
-impl Tables {
-    /// The bits of a table's index (the key's low bits and its `cells` oldest labels) and of
-    /// a slot, for a step over `cells` cells.
-    fn table_bits(&self, cells: u32) -> u32 {
-        self.low + cells * self.label_bits
-    }
-}
-
-/// One step's transitions: per value of a key's low `low + cells * label_bits` bits, the
-/// range of its entries (empty for a value not tabled).
-struct CellTable {
-    ranges: Vec<(u32, u32)>,
-    entries: Vec<Entry>,
-    /// The step's (first) cell.
-    cell: usize,
-    /// The cells the step covers: one, or two side by side in a row.
-    cells: u32,
-}
-
-/// A step's table as the pass reads it: its entries' slots numbered in order among the slots
-/// the step has (a few hundred on the empty 10x10 board, of up to 2^16), so that the sums of
-/// a group's successors, and the words marking those in use, are as many and sit close.
-struct StepTable {
-    /// The table, each entry's slot replaced by its number.
-    table: CellTable,
-    /// Per slot number, in order: the successor's key less its group's labels, and its list
-    /// (its new labels).
-    slots: Vec<(Key, u32)>,
-}
-
-impl CellTable {
-    /// The table with its slots numbered in order, for the pass.
-    fn numbered(mut self, t: &Tables) -> StepTable {
-        let flags = SHIP | SHIP_TOO;
-        let mut slots: Vec<u32> = self.entries.iter().map(|e| e.slot & !flags).collect();
-        slots.sort_unstable();
-        slots.dedup();
-        for e in &mut self.entries {
-            let number = slots.partition_point(|&s| s < e.slot & !flags) as u32;
-            e.slot = number | (e.slot & flags);
-        }
-        // The new labels are the slot's top bits, and the key's top bits.
-        let low = t.low;
-        let new_labels = low + (t.width as u32 - self.cells) * t.label_bits;
-        let slots = slots
-            .into_iter()
-            .map(|s| {
-                let s = Key::from(s);
-                (
-                    ((s >> low) << new_labels) | (s & ((1 << low) - 1)),
-                    (s >> low) as u32,
-                )
-            })
-            .collect();
-        StepTable { table: self, slots }
-    }
-}
-
 /// A worker's scratch: the successor sums of a group, the slots in use, and the lists of the
 /// next layer (one per new label) with each slot's place in them.
 struct Scratch {
@@ -171,7 +85,7 @@ struct Scratch {
 /// forward count and its number of edges; per edge, its successor's place (list and index
 /// in the worker's list) with [`SHIP`] (and, over a pair of cells, `SHIP_TOO`); and where
 /// each of the worker's lists starts in the next layer.
-/// For the sampler, per edge its move's [`Move::code`] as well, and no count.
+/// For the sampler, per edge its move's [`Move::code`](super::state::Move::code) as well, and no count.
 pub(super) struct Trail {
     pub(super) counts: Counts,
     pub(super) degrees: Vec<u8>,
@@ -296,214 +210,18 @@ const WORDS: usize = 1 << (MOST_TABLE_BITS - 12);
 
 /// A layer: stretches of states, in key order of their groups.
 type Layer = Vec<Vec<(Key, u64)>>;
-/// A worker's share of a layer: slices of its stretches, in order.
-pub(super) type Stretch<'a> = Vec<&'a [(Key, u64)]>;
+
+/// What the tight forward pass leaves.
+pub(super) struct TightForward {
+    /// Per cell from the first kept on, each worker's trail.
+    pub trails: Vec<Vec<Trail>>,
+    /// The last layer.
+    pub last: Vec<(Key, u64)>,
+    /// The count.
+    pub total: u128,
+}
 
 impl DpEngine {
-    /// The tables of the tight pass, `None` when the problem's keys are too wide for them.
-    fn tight_tables(&self) -> Option<Tables> {
-        let pk = &self.pack;
-        let (w, lb) = (pk.width, pk.label_bits);
-        let counter_bits = pk.diag_shift;
-        let diag_bits = u32::from(self.no_touch);
-        let low = counter_bits + diag_bits + lb;
-        let bits = low + lb;
-        if bits > MOST_TABLE_BITS || lb > 4 {
-            return None;
-        }
-        let lmask: Key = (1 << lb) - 1;
-        // A step over two cells indexes its table by two labels.
-        let pairs = w >= 2 && bits + lb <= MOST_TABLE_BITS;
-        let label_mask = if self.no_touch {
-            lmask
-        } else {
-            lmask & !(DONE as Key)
-        };
-        let max_len = self.lens.iter().copied().max().unwrap_or(1);
-        // The cells j to the right of the step's first cell sit j labels above the oldest;
-        // those the step's table holds (j < cells) are checked there. A ship across that
-        // starts on the second cell reaches one further.
-        let above_right = |cells: usize| -> Vec<Key> {
-            (0..w)
-                .map(|c| {
-                    let n = (max_len + cells - 1).min(w - 1 - c);
-                    (cells..=n).fold(0, |m, j| m | label_mask << (low + j as u32 * lb))
-                })
-                .collect()
-        };
-        Some(Tables {
-            width: w,
-            label_bits: lb,
-            low,
-            counter_bits,
-            diag_bits,
-            above_right: [above_right(1), above_right(2)],
-            pairs,
-        })
-    }
-
-    /// The transitions at `cell` of the values of the low bits `only` has (a bit per value),
-    /// or of every value: each made by [`DpEngine::step`] on the engine's key with those low
-    /// bits and every other label free, with what it needs of its group.
-    fn cell_table(&self, t: &Tables, cell: usize, only: Option<&[u64]>) -> CellTable {
-        let pk = &self.pack;
-        let (w, lb, low) = (t.width, t.label_bits, t.low);
-        let (counter_bits, diag_bits) = (t.counter_bits, t.diag_bits);
-        let lmask: Key = (1 << lb) - 1;
-        let slot_of = |next: Key| -> u32 {
-            let label = pk.label(next, 0) as Key;
-            let across = pk.horiz(next) as Key;
-            let diag = Key::from(pk.diag(next));
-            debug_assert!(self.no_touch || !pk.diag(next));
-            let counters = next & ((1 << counter_bits) - 1);
-            ((label << low)
-                | (across << (counter_bits + diag_bits))
-                | (diag << counter_bits)
-                | counters) as u32
-        };
-        let size = 1usize << t.table_bits(1);
-        let mut ranges = vec![(0, 0); size];
-        let mut entries = Vec::new();
-        for (index, range) in ranges.iter_mut().enumerate() {
-            if only.is_some_and(|bits| bits[index / 64] >> (index % 64) & 1 == 0) {
-                continue;
-            }
-            let index = index as Key;
-            let up = index >> low;
-            let across = (index >> (counter_bits + diag_bits)) & lmask;
-            let diag = if self.no_touch {
-                (index >> counter_bits) & 1
-            } else {
-                0
-            };
-            let counters = index & ((1 << counter_bits) - 1);
-            // The engine's key with the same low bits and every other label free.
-            let key = (up << (pk.low + (w as u32 - 1) * lb))
-                | (across << pk.horiz_shift)
-                | (diag << pk.diag_shift)
-                | counters;
-            let start = entries.len() as u32;
-            self.step(key, cell, |next, mv| {
-                let (needs, reach) = match mv {
-                    Move::Water => (0, 0),
-                    Move::Continue if up >= 2 => (LEFT_FREE, 0),
-                    Move::Continue => (UP_RIGHT_FREE, 0),
-                    Move::Start(ty, dir) => {
-                        let reach = if dir == super::state::Dir::Across {
-                            self.lens[ty] + usize::from(self.no_touch)
-                        } else {
-                            0
-                        };
-                        (LEFT_FREE | UP_RIGHT_FREE, reach.min(255) as u8)
-                    }
-                };
-                let ship = if mv == Move::Water { 0 } else { SHIP };
-                entries.push(Entry {
-                    slot: slot_of(next) | ship,
-                    needs: if self.no_touch { needs } else { 0 },
-                    reach,
-                    code: mv.code(),
-                });
-            });
-            *range = (start, entries.len() as u32);
-        }
-        CellTable {
-            ranges,
-            entries,
-            cell,
-            cells: 1,
-        }
-    }
-
-    /// The transitions over `cell` and the cell to its right, in one row, of the values of
-    /// the low bits and two oldest labels `only` has (a bit per value), or of every value:
-    /// each of the first cell's transitions followed by each of the second's, from their
-    /// own tables. What the first cell's moves need of the cell above to the right, and the
-    /// second's of the cell to their left, the index tells; what they need of the rest of
-    /// the group is kept. Each entry flags a ship on either cell ([`SHIP`], `SHIP_TOO`); the
-    /// moves are not kept (the sampler takes one cell a step).
-    fn pair_table(&self, t: &Tables, cell: usize, only: Option<&[u64]>) -> CellTable {
-        let (lb, low) = (t.label_bits, t.low);
-        let lmask: Key = (1 << lb) - 1;
-        let low_mask: u32 = (1 << low) - 1;
-        let blocking = if self.no_touch {
-            lmask
-        } else {
-            lmask & !(DONE as Key)
-        };
-        fn moves(table: &CellTable, index: usize) -> &[Entry] {
-            let (from, to) = table.ranges[index];
-            &table.entries[from as usize..to as usize]
-        }
-        let size = 1usize << t.table_bits(2);
-        let one = (1usize << t.table_bits(1)) - 1;
-        let indices: Vec<usize> = (0..size)
-            .filter(|&i| only.is_none_or(|bits| bits[i / 64] >> (i % 64) & 1 == 1))
-            .collect();
-        // The first cell's moves that the cell above the second allows, and the second
-        // cell's index after each: its table holds those alone.
-        let allowed = |index: usize, a: &Entry| -> Option<(u32, usize)> {
-            // The label above the second cell.
-            let up = (index as Key >> (low + lb)) & lmask;
-            if (a.needs & UP_RIGHT_FREE != 0 && up != 0) || (a.reach > 0 && up & blocking != 0) {
-                return None;
-            }
-            let a_slot = a.slot & !SHIP;
-            Some((
-                a_slot >> low,
-                ((up as u32) << low | (a_slot & low_mask)) as usize,
-            ))
-        };
-        let mut firsts = vec![0u64; (one + 1).div_ceil(64)];
-        indices.iter().for_each(|&i| set(&mut firsts, i & one));
-        let first = self.cell_table(t, cell, Some(&firsts));
-        let mut seconds = vec![0u64; (one + 1).div_ceil(64)];
-        for &i in &indices {
-            for (_, between) in moves(&first, i & one).iter().filter_map(|a| allowed(i, a)) {
-                set(&mut seconds, between);
-            }
-        }
-        let second = self.cell_table(t, cell + 1, Some(&seconds));
-        let mut ranges = vec![(0, 0); size];
-        let mut entries = Vec::new();
-        for index in indices {
-            let start = entries.len() as u32;
-            for a in moves(&first, index & one) {
-                let Some((label, between)) = allowed(index, a) else {
-                    continue;
-                };
-                for b in moves(&second, between) {
-                    if b.needs & LEFT_FREE != 0 && label != 0 {
-                        continue;
-                    }
-                    let b_slot = b.slot & !SHIP;
-                    let reach = if b.reach > 0 {
-                        a.reach.max(b.reach.saturating_add(1))
-                    } else {
-                        a.reach
-                    };
-                    let ships = (a.slot & SHIP) | if b.slot & SHIP != 0 { SHIP_TOO } else { 0 };
-                    entries.push(Entry {
-                        slot: ((b_slot >> low) << (low + lb))
-                            | (label << low)
-                            | (b_slot & low_mask)
-                            | ships,
-                        needs: (a.needs & LEFT_FREE) | (b.needs & UP_RIGHT_FREE),
-                        reach,
-                        code: 0,
-                    });
-                }
-            }
-            ranges[index] = (start, entries.len() as u32);
-        }
-        CellTable {
-            ranges,
-            entries,
-            cell,
-            cells: 2,
-        }
-    }
-
     /// The forward pass: the trails of the cells from `keep_from` on when it is given (as
     /// `record` asks), the last layer and the total; `None` when the pass does not apply
     /// (keys too wide for its tables). With `fold`, on a problem the mirror maps onto itself,
@@ -512,15 +230,14 @@ impl DpEngine {
     /// layers.
     /// [`CountError::Overflow`] where a count passes 64 bits or, with trails, a layer passes
     /// the 2^27 states an edge can name (2^24 in a pair's trail; the general passes take
-    /// both); `Err(Err(stop))` when the time limit ran out or the count was cancelled.
-    #[allow(clippy::type_complexity)]
+    /// both); `Err(Halt::Stopped(stop))` when the time limit ran out or the count was cancelled.
     pub(super) fn tight_forward(
         &self,
         opts: &CountOptions,
         keep_from: Option<usize>,
         record: Record,
         fold: bool,
-    ) -> Result<Option<(Vec<Vec<Trail>>, Vec<(Key, u64)>, u128)>, Result<CountError, Stop>> {
+    ) -> Result<Option<TightForward>, Halt> {
         let moves = record == Record::Moves;
         let Some(t) = self.tight_tables() else {
             return Ok(None);
@@ -575,10 +292,10 @@ impl DpEngine {
         let mut cell = 0;
         while cell < cells {
             if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                return Err(Err(Stop::Time));
+                return Err(Halt::Stopped(Stop::Time));
             }
             if opts.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
-                return Err(Err(Stop::Cancelled));
+                return Err(Halt::Stopped(Stop::Cancelled));
             }
             let keep = keep_from.is_some_and(|first| cell >= first);
             if let Some(mirror) = mirror.as_ref().filter(|_| cell > 0 && cell % t.width == 0) {
@@ -594,7 +311,7 @@ impl DpEngine {
                     .is_some_and(|first| cell > first)
                     .then_some(&mut map);
                 let Some(folded) = mirror.fold(&layer, &mut folding, outs, places) else {
-                    return Err(Ok(CountError::Overflow));
+                    return Err(Halt::Failed(CountError::Overflow));
                 };
                 spare.extend(std::mem::replace(&mut layer, folded));
                 // The last cell's edges lead to the folded layer, one list.
@@ -681,7 +398,7 @@ impl DpEngine {
                 (ok, s, trail)
             });
             if done.iter().any(|d| !d.0) {
-                return Err(Ok(CountError::Overflow));
+                return Err(Halt::Failed(CountError::Overflow));
             }
             // The next layer: each label's lists, worker by worker.
             let mut offsets = vec![vec![0u32; parts]; lists];
@@ -693,7 +410,7 @@ impl DpEngine {
                 }
             }
             if at >= 1 << index_bits(step) && keep {
-                return Err(Ok(CountError::Overflow));
+                return Err(Halt::Failed(CountError::Overflow));
             }
             let mut next: Layer = Vec::with_capacity(lists * parts);
             let mut cell_trails = Vec::new();
@@ -738,7 +455,7 @@ impl DpEngine {
                 }
             }
             if held > budget {
-                return Err(Ok(CountError::Memory(budget)));
+                return Err(Halt::Failed(CountError::Memory(budget)));
             }
             if keep {
                 trails.push(cell_trails);
@@ -755,7 +472,11 @@ impl DpEngine {
             .filter(|&&(k, _)| self.is_final(k))
             .map(|&(_, n)| u128::from(n))
             .sum();
-        Ok(Some((trails, last, total)))
+        Ok(Some(TightForward {
+            trails,
+            last,
+            total,
+        }))
     }
 
     /// The count, and the per-cell counts when `opts.per_cell`, by the tight passes: `None`
@@ -776,11 +497,15 @@ impl DpEngine {
             0
         };
         let keep = opts.per_cell.then_some(first);
-        let (trails, last, total) = match self.tight_forward(opts, keep, Record::Pairs, fold) {
+        let TightForward {
+            trails,
+            last,
+            total,
+        } = match self.tight_forward(opts, keep, Record::Pairs, fold) {
             Ok(Some(x)) => x,
             Ok(None) => return Ok(None),
-            Err(Err(stop)) => return Ok(Some(stopped(stop))),
-            Err(Ok(e)) => return Err(e),
+            Err(Halt::Stopped(stop)) => return Ok(Some(stopped(stop))),
+            Err(Halt::Failed(e)) => return Err(e),
         };
         let per_cell = if opts.per_cell {
             let (mut out, _) = self.tight_backward(&trails, &last, false)?;
@@ -809,16 +534,18 @@ impl DpEngine {
 
     /// What the sampler is made of, by the tight passes: `None` when they do not apply,
     /// errors as [`DpEngine::tight_forward`]'s.
-    pub(super) fn tight_sampling(
-        &self,
-        opts: &CountOptions,
-    ) -> Result<Option<Tight>, Result<CountError, Stop>> {
-        let Some((trails, last, total)) =
-            self.tight_forward(opts, Some(0), Record::Moves, false)?
+    pub(super) fn tight_sampling(&self, opts: &CountOptions) -> Result<Option<Tight>, Halt> {
+        let Some(TightForward {
+            trails,
+            last,
+            total,
+        }) = self.tight_forward(opts, Some(0), Record::Moves, false)?
         else {
             return Ok(None);
         };
-        let (_, completions) = self.tight_backward(&trails, &last, true).map_err(Ok)?;
+        let (_, completions) = self
+            .tight_backward(&trails, &last, true)
+            .map_err(Halt::Failed)?;
         Ok(Some(Tight {
             trails,
             completions,
@@ -1044,21 +771,6 @@ fn present(layer: &[Vec<(Key, u64)>], parts: usize, index_mask: Key) -> Vec<u64>
         .unwrap_or_else(|| vec![0; words])
 }
 
-/// The states from index `from` to `to` of `layer`, as slices of its stretches.
-pub(super) fn stretch(layer: &[Vec<(Key, u64)>], from: usize, to: usize) -> Stretch<'_> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    for piece in layer {
-        let (a, b) = (at, at + piece.len());
-        at = b;
-        let (s, e) = (from.max(a), to.min(b));
-        if s < e {
-            out.push(&piece[s - a..e - a]);
-        }
-    }
-    out
-}
-
 /// A worker's backward step: per state of its trail, its completions (from `after`, the
 /// next layer's) into `here`; and the layouts with a ship on the step's cell (on each of its
 /// two cells, for a pair's) through its states, `None` where a sum passes its range.
@@ -1124,221 +836,4 @@ pub(super) fn stopped(stop: Stop) -> CountResult {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clue::Clue;
-    use crate::rules::Rules;
-    use crate::{Dims, Fleet, ProblemSpec};
-
-    /// The DP of a `w`x`h` board with ships of the lengths `fleet` and `clues` under
-    /// `rules`.
-    fn engine(
-        w: usize,
-        h: usize,
-        fleet: &[usize],
-        rules: Rules,
-        clues: &[(usize, Clue)],
-    ) -> DpEngine {
-        DpEngine::new(&super::super::test_problem(w, h, fleet, rules, clues)).unwrap()
-    }
-
-    /// The tight pass against the engine's general passes: the same count and per-cell
-    /// counts, on one core and split, under both rules, with water and ship clues.
-    fn agree(w: usize, h: usize, fleet: &[usize], clues: &[(usize, Clue)]) {
-        for rules in [Rules::Touch, Rules::NoTouch] {
-            let dp = engine(w, h, fleet, rules, clues);
-            for parallel in [false, true] {
-                let opts = CountOptions {
-                    per_cell: true,
-                    parallel,
-                    ..CountOptions::default()
-                };
-                let general = dp.count_in::<u64>(&opts).unwrap();
-                let tight = dp.tight_count(&opts).unwrap().expect("the tables fit");
-                assert_eq!(tight.count, general.count, "{w}x{h} {fleet:?} {rules:?}");
-                assert_eq!(
-                    tight.per_cell, general.per_cell,
-                    "{w}x{h} {fleet:?} {rules:?}"
-                );
-                let alone = CountOptions {
-                    per_cell: false,
-                    ..opts
-                };
-                assert_eq!(
-                    dp.tight_count(&alone).unwrap().unwrap().count,
-                    general.count
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_tight_pass_counts_what_the_general_passes_count() {
-        // Layers past 4,096 states, which the workers split.
-        agree(9, 8, &[5, 4, 3, 3, 2], &[]);
-        agree(
-            8,
-            9,
-            &[4, 3, 3, 2, 2, 1],
-            &[(10, Clue::Water), (30, Clue::Ship)],
-        );
-        // Clues that cut ships across and down, on a board neither square nor wide.
-        let clues: Vec<(usize, Clue)> = [3, 17, 22, 40, 41, 58]
-            .iter()
-            .map(|&c| (c, Clue::Water))
-            .chain([(12, Clue::Ship), (50, Clue::Ship)])
-            .collect();
-        agree(7, 9, &[4, 3, 2, 2], &clues);
-        // States whose counts pass 32 bits (3.8e11 layouts touching): they take the trail
-        // of its cell to 64 bits.
-        agree(8, 8, &[3, 2, 2, 2, 1, 1, 1], &[]);
-        let dp = engine(8, 8, &[3, 2, 2, 2, 1, 1, 1], Rules::Touch, &[]);
-        let Ok(Some((trails, _, _))) =
-            dp.tight_forward(&CountOptions::default(), Some(0), Record::Cells, false)
-        else {
-            panic!("the tight pass applies");
-        };
-        let wide = |t: &Trail| matches!(t.counts, Counts::Wide(_));
-        assert!(trails.iter().flatten().any(wide));
-        assert!(!trails.iter().flatten().all(wide));
-        // One column, one row, and one-cell ships alone.
-        agree(1, 9, &[3, 2], &[]);
-        agree(9, 1, &[3, 2], &[(4, Clue::Water)]);
-        agree(5, 5, &[1, 1, 1], &[]);
-    }
-
-    /// Steps over two cells at once (the count, and the per-cell counts through their
-    /// trails) count what steps over one count: rows of two and three cells, a one-cell ship
-    /// beside a ship across that starts on the pair's second cell, clues on either cell of a
-    /// pair, and labels of four bits (a pair's 256 lists, more than a pair's trail can name).
-    #[test]
-    fn steps_over_two_cells_count_what_steps_over_one_count() {
-        agree(2, 7, &[2, 1, 1], &[]);
-        agree(3, 6, &[3, 2, 1], &[(4, Clue::Ship)]);
-        agree(
-            6,
-            5,
-            &[3, 2, 1, 1, 1],
-            &[(7, Clue::Ship), (14, Clue::Water)],
-        );
-        agree(7, 9, &[8, 3, 2], &[(20, Clue::Water)]);
-        let t = engine(7, 9, &[8, 3, 2], Rules::NoTouch, &[])
-            .tight_tables()
-            .expect("the tables fit");
-        assert_eq!(t.label_bits, 4);
-        // The tables of those boards fit the pairs' (as the standard game's do).
-        for (w, h, fleet) in [
-            (2, 7, &[2, 1, 1][..]),
-            (6, 5, &[3, 2, 1, 1, 1]),
-            (7, 9, &[8, 3, 2]),
-            (10, 10, &[5, 4, 3, 3, 2]),
-        ] {
-            for rules in [Rules::Touch, Rules::NoTouch] {
-                let t = engine(w, h, fleet, rules, &[])
-                    .tight_tables()
-                    .expect("the tables fit");
-                assert!(t.pairs, "{w}x{h} {fleet:?} {rules:?}");
-            }
-        }
-    }
-
-    /// The mirror fold applies to the problems the mirror maps onto themselves, clues and
-    /// all, and only to them; folded, the tight pass counts what the general passes count,
-    /// with or without its trails, on one core and split.
-    #[test]
-    fn the_mirror_fold_applies_to_symmetric_problems_and_keeps_the_counts() {
-        let (w, h) = (9, 8);
-        let mirrored = |cells: &[usize]| -> Vec<usize> {
-            cells
-                .iter()
-                .flat_map(|&c| [c, (c / w) * w + w - 1 - c % w])
-                .collect()
-        };
-        let clue_list = |water: &[usize], ship: &[usize]| -> Vec<(usize, Clue)> {
-            let water = water.iter().map(|&c| (c, Clue::Water));
-            water.chain(ship.iter().map(|&c| (c, Clue::Ship))).collect()
-        };
-        let symmetric = clue_list(&mirrored(&[1, 20, 39, 58]), &mirrored(&[12, 47]));
-        // One water clue in the middle column is its own mirror; one off it is not.
-        let centred = clue_list(&[4 + 2 * w], &[]);
-        let lopsided = clue_list(&[1 + 2 * w], &[]);
-        for (clues, fold) in [
-            (&[][..], true),
-            (&symmetric[..], true),
-            (&centred[..], true),
-            (&lopsided[..], false),
-        ] {
-            for rules in [Rules::Touch, Rules::NoTouch] {
-                let dp = engine(w, h, &[4, 3, 3, 2], rules, clues);
-                assert_eq!(dp.mirror_symmetric(), fold, "{rules:?} {clues:?}");
-                assert!(dp.count(&CountOptions::default()).unwrap().count > 0);
-            }
-            agree(w, h, &[4, 3, 3, 2], clues);
-        }
-        // A placement the problem rules out (a sunk report's, say) breaks the symmetry as a
-        // clue does: the board's mirror alone is not enough.
-        let mut dp = engine(w, h, &[4, 3], Rules::Touch, &[]);
-        assert!(dp.mirror_symmetric());
-        dp.starts[0] &= !super::super::state::ACROSS;
-        assert!(!dp.mirror_symmetric());
-    }
-
-    /// The up-down flip applies to the problems it maps onto itself, clues and all, and only
-    /// to them; with it the top rows' per-cell counts are the bottom rows', and every one is
-    /// the general passes' count, with the mirror fold or without it, on boards of odd
-    /// height (whose middle row is its own flip) and of even.
-    #[test]
-    fn the_up_down_flip_applies_to_symmetric_problems_and_keeps_the_per_cell_counts() {
-        for (w, h) in [(8, 9), (7, 8)] {
-            let flip = |c: usize| (h - 1 - c / w) * w + c % w;
-            let mirror = |c: usize| (c / w) * w + w - 1 - c % w;
-            let with = |cells: &[usize], f: &dyn Fn(usize) -> usize| -> Vec<usize> {
-                cells.iter().flat_map(|&c| [c, f(c)]).collect()
-            };
-            let clue_list = |water: Vec<usize>, ship: Vec<usize>| -> Vec<(usize, Clue)> {
-                let water = water.into_iter().map(|c| (c, Clue::Water));
-                water
-                    .chain(ship.into_iter().map(|c| (c, Clue::Ship)))
-                    .collect()
-            };
-            let (water, ship) = ([1, w + 5, 2 * w + 2], [3 * w + 1]);
-            let flipped = clue_list(with(&water, &flip), with(&ship, &flip));
-            let both = |cells: &[usize]| with(&with(cells, &flip), &mirror);
-            let symmetric = clue_list(both(&water), both(&ship));
-            let middle = clue_list(vec![(h / 2) * w + 3], vec![]);
-            let lopsided = clue_list(vec![w + 2], vec![]);
-            for (clues, applies) in [
-                (&[][..], true),
-                (&flipped[..], true),
-                (&symmetric[..], true),
-                (&middle[..], h % 2 == 1),
-                (&lopsided[..], false),
-            ] {
-                for rules in [Rules::Touch, Rules::NoTouch] {
-                    let dp = engine(w, h, &[4, 3, 2], rules, clues);
-                    assert_eq!(dp.flip_symmetric(), applies, "{w}x{h} {rules:?} {clues:?}");
-                    assert!(dp.count(&CountOptions::default()).unwrap().count > 0);
-                }
-                agree(w, h, &[4, 3, 2], clues);
-            }
-        }
-        // A ship down the problem rules out at one end breaks the flip as a clue does.
-        let mut dp = engine(6, 7, &[4, 3], Rules::Touch, &[]);
-        assert!(dp.flip_symmetric());
-        dp.starts[0] &= !super::super::state::DOWN;
-        assert!(!dp.flip_symmetric());
-    }
-
-    /// Where a state's count passes 64 bits the pass says so, and the engine's count goes on
-    /// in 128 bits.
-    #[test]
-    fn a_count_past_64_bits_falls_to_the_wide_passes() {
-        let spec = ProblemSpec::empty(Dims::new(20, 20), Fleet::straight(&[1; 12]), Rules::Touch);
-        let dp = DpEngine::new(&spec.build().unwrap()).unwrap();
-        let opts = CountOptions::default();
-        assert!(matches!(dp.tight_count(&opts), Err(CountError::Overflow)));
-        let wide = dp.count_in::<u128>(&opts).unwrap();
-        assert!(wide.count > u128::from(u64::MAX));
-        assert_eq!(dp.count(&opts).unwrap().count, wide.count);
-    }
-}
+mod tests;
