@@ -1,15 +1,18 @@
 //! File formats: the documented examples parse, printing round-trips, errors carry
 //! positions, and no input makes the readers panic.
 
-mod common;
+use crate::common;
 
 use broadside::format::{self, Format, json, text};
 use broadside::{Enumerator, ProblemSpec, check};
 use proptest::prelude::*;
 
 fn doc_examples() -> Vec<(String, String)> {
-    let doc =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/FORMAT.md")).unwrap();
+    let doc = std::fs::read_to_string(concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "/docs/FORMAT.md"
+    ))
+    .unwrap();
     let mut out = Vec::new();
     let mut rest = doc.as_str();
     while let Some(i) = rest.find("```") {
@@ -109,7 +112,10 @@ fn round_trip(spec: &ProblemSpec) {
 
 #[test]
 fn bundled_files_round_trip() {
-    for entry in common::text_files(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles")) {
+    for entry in common::text_files(concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "/puzzles"
+    )) {
         let content = std::fs::read_to_string(&entry).unwrap();
         let spec = text::parse(&content).unwrap();
         round_trip(&spec);
@@ -403,17 +409,19 @@ proptest! {
 
 #[test]
 fn truncated_files_never_panic() {
-    let mut inputs: Vec<(String, String)> =
-        common::text_files(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles"))
-            .into_iter()
-            .take(8)
-            .map(|p| {
-                (
-                    p.display().to_string(),
-                    std::fs::read_to_string(&p).unwrap(),
-                )
-            })
-            .collect();
+    let mut inputs: Vec<(String, String)> = common::text_files(concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "/puzzles"
+    ))
+    .into_iter()
+    .take(8)
+    .map(|p| {
+        (
+            p.display().to_string(),
+            std::fs::read_to_string(&p).unwrap(),
+        )
+    })
+    .collect();
     for (lang, body) in doc_examples() {
         inputs.push((
             format!(
@@ -441,7 +449,7 @@ fn truncated_files_never_panic() {
 #[test]
 fn text_files_hold_several_problems_separated_by_dashes() {
     let one = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
         "/puzzles/10x10/rubin-113.txt"
     ))
     .unwrap();

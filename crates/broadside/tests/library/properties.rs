@@ -8,11 +8,11 @@
 //! runs 300 instances; `.ci/run` runs the release target with 4,000:
 //!
 //! ```text
-//! cargo test --release --test properties
-//! BROADSIDE_PROPERTY_CASES=100000 cargo test --release --test properties   # a long run
+//! cargo test --release -p broadside --test library properties::
+//! BROADSIDE_PROPERTY_CASES=100000 cargo test --release -p broadside --test library properties::   # a long run
 //! ```
 
-mod common;
+use crate::common;
 
 use broadside::{
     CountOptions, Dims, DpEngine, Engine, Fleet, ProblemSpec, Rules, SatEngine, Shape,

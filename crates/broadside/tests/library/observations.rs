@@ -2,7 +2,7 @@
 //! Every engine must agree with a brute-force count that checks layouts only through the
 //! independent validator, which reads the raw shot record.
 
-mod common;
+use crate::common;
 
 use broadside::format::text;
 use broadside::{

@@ -58,7 +58,11 @@ fn the_uniform_sampler_passes_by_each_method() {
     // A fixed seed keeps the run deterministic; at level 0.01 about one run in a hundred
     // fails by chance for an exact sampler, so the seed is one value for every case.
     let file = |path: &str| {
-        std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        std::fs::read_to_string(format!(
+            "{}/{path}",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
+        ))
+        .unwrap()
     };
     let (k5, k10) = (
         file("puzzles/game/kancko-5x5.txt"),

@@ -3,7 +3,7 @@
 //! outlives a race; and (release, `--include-ignored`) every puzzle of the hard benchmark set
 //! `puzzles/hard` is solved, its solution re-checked, and its non-uniqueness agreed with SAT.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
@@ -13,7 +13,10 @@ use broadside::{
 };
 
 fn hard(name: &str) -> Problem {
-    let path = format!("{}/puzzles/hard/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/puzzles/hard/{name}.txt",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../..")
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     format::read(&path, &text)
         .unwrap()
@@ -142,10 +145,13 @@ fn a_cancelled_count_stops_with_what_it_has() {
 }
 
 #[test]
-#[ignore = "release: the hard benchmark set (cargo test --release --test portfolio -- --include-ignored)"]
+#[ignore = "release: the hard benchmark set (cargo test --release -p broadside --test library portfolio:: -- --include-ignored)"]
 fn every_hard_puzzle_is_solved_and_shown_not_unique() {
     let _one = alone();
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/hard");
+    let root = concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "/puzzles/hard"
+    );
     let files = common::text_files(root);
     assert_eq!(files.len(), 16);
     for f in files {

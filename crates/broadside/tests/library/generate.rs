@@ -1,7 +1,7 @@
 //! Generated puzzles: unique (re-proved by the SAT engine, which the generator does not
 //! use), minimal (dropping any clue gives a second solution), and true to the options.
 
-mod common;
+use crate::common;
 
 use broadside::generate::{GenerateError, GenerateOptions, default_fleet, generate};
 use broadside::logic::{self, Grade, Know};

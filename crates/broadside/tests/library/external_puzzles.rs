@@ -2,7 +2,7 @@
 //! have exactly one solution by both engines, re-checked by the independent validator and
 //! compared with the recorded solution. Skipped, saying so, where the collection is absent.
 
-mod common;
+use crate::common;
 
 use broadside::{Engine, Enumerator, SatEngine, check, format};
 

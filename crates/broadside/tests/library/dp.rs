@@ -1,7 +1,7 @@
 //! The transfer-matrix DP agrees with the enumerator and the SAT engine on random small game
 //! states, and reproduces the published empty-board figures.
 
-mod common;
+use crate::common;
 
 use broadside::{
     CountOptions, Dims, DpEngine, Engine, Enumerator, Fleet, ProblemSpec, Rules, SatEngine,

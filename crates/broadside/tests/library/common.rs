@@ -2,7 +2,7 @@
 //! naive layout counter that shares no code with the engines.
 #![allow(
     dead_code,
-    reason = "each test or bench binary that includes this module uses part of it"
+    reason = "helpers for the tests that need them, some unused in a run of one module"
 )]
 
 use broadside::{Clue, Dims, Fleet, Layout, ProblemSpec, Rules, Segment, Shape, Ship};
@@ -341,7 +341,8 @@ pub fn record_around(
 
 /// The JSON-lines files of `puzzles/external` (the real third-party puzzles), sorted.
 pub fn external_puzzle_files() -> Vec<std::path::PathBuf> {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("puzzles/external");
+    let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("puzzles/external");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

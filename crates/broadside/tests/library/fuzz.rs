@@ -7,7 +7,7 @@
 //! A plain `cargo test` runs a short, fixed slice (seeds 0 to 1,999 per file). A long run:
 //!
 //! ```text
-//! BROADSIDE_FUZZ_ITERATIONS=200000 cargo test --release --test fuzz -- --nocapture
+//! BROADSIDE_FUZZ_ITERATIONS=200000 cargo test --release -p broadside --test library fuzz:: -- --nocapture
 //! ```
 //!
 //! with `BROADSIDE_FUZZ_SEED` to start elsewhere. A failure prints the file, the seed and the
@@ -172,7 +172,10 @@ fn mutated_inputs_never_panic() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fuzz-corpus");
+    let dir = concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "/tests/fuzz-corpus"
+    );
     let mut corpus: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -3,7 +3,7 @@
 //! planted layout that must be among the solutions. Tiny instances are also counted by brute
 //! force, which shares no code with either engine.
 
-mod common;
+use crate::common;
 
 use broadside::{CountOptions, Enumerator, SatEngine, check};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! "Perft" table: exact layout counts from the literature and from independent brute force,
 //! checked by every engine that can reach them.
 
-mod common;
+use crate::common;
 
 use broadside::{CountOptions, Dims, Engine, Enumerator, Fleet, ProblemSpec, Rules, SatEngine};
 

@@ -1,12 +1,12 @@
 //! Every file in `puzzles/` (but the hard benchmark set, `puzzles/hard`, whose puzzles have
-//! many solutions and record none: `tests/portfolio.rs`; and `puzzles/cluster`, boards too big
+//! many solutions and record none: `crates/broadside/tests/library/portfolio.rs`; and `puzzles/cluster`, boards too big
 //! to count on one machine: `tests/cli.rs`) is read, solved and checked against its recorded
 //! solution.
 //! Puzzles (files with row counts) must have exactly one solution, found by both engines;
 //! game states must admit their recorded hidden layout, and both engines must agree on their
 //! layout count.
 
-mod common;
+use crate::common;
 
 use broadside::logic::{self, Grade};
 use broadside::{CountOptions, Engine, Enumerator, ProblemSpec, SatEngine, check, format};
@@ -29,7 +29,7 @@ fn check_generated(name: &str, spec: &ProblemSpec) {
 
 #[test]
 fn bundled_puzzles_solve_to_their_recorded_solutions() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+    let root = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/puzzles");
     let hard = std::path::Path::new(root).join("hard");
     let cluster = std::path::Path::new(root).join("cluster");
     let files: Vec<_> = common::text_files(root)
