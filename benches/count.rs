@@ -89,11 +89,8 @@ fn bench(c: &mut Criterion) {
     g.bench_function(format!("{name}, probs report, auto, 2 threads"), |b| {
         b.iter(|| {
             let p = broadside::answer::build(p.given().clone()).unwrap();
-            let opts = CountOptions {
-                parallel: true,
-                ..Default::default()
-            };
-            match broadside::answer::probs(&p, broadside::Engine::Auto, &opts).unwrap() {
+            let asked = broadside::answer::Options::new().parallel();
+            match broadside::answer::probs(&p, &asked).unwrap() {
                 broadside::answer::ProbsReport::Map(h) => {
                     assert_eq!(h.layouts, (*expected).into());
                     black_box(h)

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use broadside::answer::{self, CheckReport, HintReport};
-use broadside::{Dims, Engine, Know, ProblemSpec, format};
+use broadside::{Dims, Know, ProblemSpec, format};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -90,14 +90,14 @@ fn corpus() -> Vec<Case> {
 fn hint(body: &str) -> HintReport {
     let mut specs = format::read("<request>", body).unwrap();
     let p = answer::build(specs.remove(0)).unwrap();
-    answer::hint(&p, Engine::Auto, false, None).unwrap()
+    answer::hint(&p, &answer::Options::new(), false).unwrap()
 }
 
 /// What the server does for `/api/check`.
 fn check(body: &str) -> CheckReport {
     let mut specs = format::read("<request>", body).unwrap();
     let p = answer::build(specs.remove(0)).unwrap();
-    answer::check(&p, Engine::Auto, None).unwrap()
+    answer::check(&p, &answer::Options::new()).unwrap()
 }
 
 /// The answers are right: no mistake on right marks, and a hint's cells are the solution's.

@@ -80,7 +80,7 @@ fn exact(c: &mut Criterion) {
     // A game played to its first sinking, and its opening (the shots before the first hit).
     let book = Book::for_run(&setup);
     let mut game = Game::new(setup.clone(), layouts[0].clone());
-    let mut greedy = ShooterKind::Greedy.shooter(Some(book.clone()));
+    let mut greedy = ShooterKind::Greedy.shooter(broadside::play::Counting::in_book(book.clone()));
     while !game
         .shots()
         .iter()

@@ -283,7 +283,7 @@ fn pzprjs_s_own_files_read() {
     let solved = "pzprv3/battleship/6/6/c/. . 1 2 . . 2 /. . . . . . 0 /3 . . . . . . /0 . . . . . . /. 3 . . . . . /3 . . . . . . /. . . . . . . /+ + # + + + /# + # + + # /+ + + + + + /+ # + + + + /+ + + # # # /# + + + + + /0 0 0 0 0 0 /";
     let spec = format::read("-", solved).unwrap().remove(0);
     let p = spec.build().unwrap();
-    let r = broadside::answer::check(&p, broadside::Engine::Auto, None).unwrap();
+    let r = broadside::answer::check(&p, &broadside::answer::Options::new()).unwrap();
     assert!(r.solved, "{r:?}");
     // A mistake in it (D6 marked a ship) is found.
     let wrong = solved.replace("/# + + + + + /0", "/# + + # + + /0");
@@ -292,7 +292,7 @@ fn pzprjs_s_own_files_read() {
         .remove(0)
         .build()
         .unwrap();
-    let r = broadside::answer::check(&p, broadside::Engine::Auto, None).unwrap();
+    let r = broadside::answer::check(&p, &broadside::answer::Options::new()).unwrap();
     assert_eq!(r.mistakes, ["D6"]);
     let copy_answer =
         "pzprv3/battleship/1/4/d/. . . . . /. 3 5 . . /. . # . /0 0 0 0 0 0 0 0 0 0 /";

@@ -5,9 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use broadside::answer::{
-    self, CountReport, HeatReport, Identical, NoLayout, ProbsReport, SolveReport,
-};
+use broadside::answer::{self, CountReport, HeatReport, NoLayout, ProbsReport, SolveReport};
 use broadside::format;
 use broadside::observe::{ShotResult, parse_shot, print_shot};
 use broadside::play::Book;
@@ -52,17 +50,8 @@ impl Known {
         let n = match &self.heat {
             Some(h) => h.layouts.clone(),
             None => {
-                let opts = CountOptions {
-                    parallel: true,
-                    ..CountOptions::default()
-                };
-                match answer::count(
-                    &self.problem,
-                    Engine::Auto,
-                    &opts,
-                    Identical::Interchangeable,
-                )
-                .map_err(value_error)?
+                match answer::count(&self.problem, &answer::Options::new().parallel())
+                    .map_err(value_error)?
                 {
                     CountReport::Counted(c) => c.count,
                     CountReport::NoSolution(_) => BigUint::ZERO,
@@ -80,14 +69,13 @@ impl Known {
         {
             return Ok(h.clone());
         }
-        let opts = CountOptions {
-            parallel: true,
-            time_limit,
-            ..CountOptions::default()
-        };
+        let asked = answer::Options::new()
+            .engine(engine)
+            .parallel()
+            .time_limit(time_limit);
         let report = match &self.book {
-            Some(book) => answer::probs_in(&self.problem, engine, book, &opts),
-            None => answer::probs(&self.problem, engine, &opts),
+            Some(book) => answer::probs_in(&self.problem, book, &asked),
+            None => answer::probs(&self.problem, &asked),
         };
         let h = match report.map_err(value_error)? {
             ProbsReport::Map(h) if h.complete => h,
@@ -387,15 +375,17 @@ impl Game {
         if engine == Engine::Auto && limit.is_none() && time_limit.is_none() {
             return py.detach(|| known.layouts());
         }
-        let opts = CountOptions {
-            limit,
-            time_limit,
-            parallel: limit.is_none(),
-            ..CountOptions::default()
-        };
+        let asked = answer::Options::new()
+            .engine(engine)
+            .counting(CountOptions {
+                limit,
+                time_limit,
+                parallel: limit.is_none(),
+                ..CountOptions::default()
+            });
         let problem = &*known.problem;
         let report = py
-            .detach(|| answer::count(problem, engine, &opts, Identical::Interchangeable))
+            .detach(|| answer::count(problem, &asked))
             .map_err(value_error)?;
         match report {
             CountReport::NoSolution(_) => Ok(BigUint::ZERO),
@@ -504,7 +494,12 @@ impl Game {
         let (engine, time_limit) = (engine_of(engine)?, duration(time_limit)?);
         let problem = self.with_progress(progress)?;
         let report = py
-            .detach(|| answer::check(&problem, engine, time_limit))
+            .detach(|| {
+                answer::check(
+                    &problem,
+                    &answer::Options::new().engine(engine).time_limit(time_limit),
+                )
+            })
             .map_err(progress::error)?;
         progress::dict(py, &report)
     }
@@ -525,7 +520,13 @@ impl Game {
         let (engine, time_limit) = (engine_of(engine)?, duration(time_limit)?);
         let problem = self.with_progress(progress)?;
         let report = py
-            .detach(|| answer::hint(&problem, engine, all, time_limit))
+            .detach(|| {
+                answer::hint(
+                    &problem,
+                    &answer::Options::new().engine(engine).time_limit(time_limit),
+                    all,
+                )
+            })
             .map_err(progress::error)?;
         progress::dict(py, &report)
     }
@@ -537,7 +538,7 @@ impl Game {
         let engine = engine_of(engine)?;
         let problem = &*self.known.problem;
         match py
-            .detach(|| answer::solve(problem, engine, None))
+            .detach(|| answer::solve(problem, &answer::Options::new().engine(engine)))
             .map_err(value_error)?
         {
             SolveReport::Solved(s) => Ok(Some(s.solution)),

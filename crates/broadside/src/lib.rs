@@ -7,12 +7,49 @@
 //! model and must agree: a bitboard enumerator ([`Enumerator`]), a SAT encoding solved with
 //! varisat ([`SatEngine`]) and a transfer-matrix DP for game states ([`DpEngine`]).
 //!
+//! # Start here
+//!
+//! A puzzle or a board state is read from one of the formats of [`mod@format`] (or built as a
+//! [`ProblemSpec`]), built into a [`Problem`] with [`answer::build`], and asked a question of
+//! [`answer`]: each returns a typed report, the same one the command line prints as JSON.
+//! [`answer::Options`] names the engine and the limits when the defaults (`auto`, no limit)
+//! will not do.
+//!
 //! ```
-//! use broadside::{Dims, Fleet, ProblemSpec, Rules, Enumerator};
-//! let spec = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch);
-//! let problem = spec.build().unwrap();
-//! assert_eq!(Enumerator::new(&problem).count_up_to(u128::MAX).count, 524);
+//! use broadside::answer::{self, CountReport, Options, SolveReport};
+//! use broadside::{Dims, Engine, Fleet, ProblemSpec, Rules};
+//! use std::time::Duration;
+//!
+//! // A puzzle in the text format (docs/FORMAT.md): counts beside the rows and above the
+//! // columns, a ship's end given as `<`, water as `~`.
+//! let text = "size: 6x6\nfleet: 3 2 2 1 1 1\nrules: no-touch\ngrid:\n\
+//!     \x20  2 1 2 2 0 3\n2  . < . . . .\n1  . . . . . .\n3  . . ~ . . .\n\
+//!     1  . . . . . .\n1  . . . . . .\n2  ~ . . . . ~\n";
+//! let puzzle = answer::problems("puzzle.txt", text).unwrap().next().unwrap().unwrap();
+//! let SolveReport::Solved(s) = answer::solve(&puzzle, &Options::new()).unwrap() else {
+//!     panic!("no solution")
+//! };
+//! assert_eq!(s.solution[0], ".<>...");
+//! // Unique: counting to two finds one.
+//! let unique = answer::count(&puzzle, &Options::new().limit(2)).unwrap();
+//! assert!(matches!(unique, CountReport::Counted(c) if c.count == 1u8.into()));
+//!
+//! // The game: every layout of a fleet on an empty board, by SAT within a second, and the
+//! // chance of a ship on each cell.
+//! let game = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch);
+//! let game = answer::build(game).unwrap();
+//! let by_sat = Options::new().engine(Engine::Sat).time_limit(Duration::from_secs(1));
+//! let report = serde_json::to_value(answer::count(&game, &by_sat).unwrap()).unwrap();
+//! assert_eq!(report["count"], 524);
+//! // The likeliest cells: the middles of the edges, each in 126 of the 524 layouts.
+//! let best = serde_json::to_value(answer::best(&game, &Options::new()).unwrap()).unwrap();
+//! assert_eq!(best["cells"][0]["cell"], "C1");
+//! assert_eq!(best["cells"][0]["count"], 126);
 //! ```
+//!
+//! The engines answer the same questions at a lower level ([`Enumerator`], [`SatEngine`],
+//! [`DpEngine`], through [`Engine`]); the jobs ([`play`], [`generate`], [`sample`], ...) have
+//! their own modules.
 //!
 //! # Modules, from the ground up
 //!
@@ -83,9 +120,8 @@ pub use choice::UnknownChoice;
 pub use clue::Clue;
 pub use conflict::Conflict;
 pub use engine::{
-    Cancel, CountError, CountInt, CountOptions, CountResult, DP_MEMORY_LIMIT, DescentSampler,
-    DpEngine, DpReplay, DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, KEPT_SWEEPS,
-    REPLAY_MEMORY, SWEEPS_MEMORY, SatEngine, Solutions, Stop,
+    Cancel, CountError, CountInt, CountOptions, CountResult, DescentSampler, DpEngine, DpReplay,
+    DpSampler, DpUnsupported, Engine, EngineKind, Enumerator, SatEngine, Solutions, Stop,
 };
 pub use error::Error;
 pub use fleet::{Fleet, FleetError, ShipType};

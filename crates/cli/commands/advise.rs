@@ -63,7 +63,12 @@ impl Advisor {
         let shots = self.spec.observations.shots.len();
         // A position the engine cannot answer (the DP and a sonar reading, say) is refused
         // like an impossible one: the session goes on.
-        let report = match answer::probs(&p, self.engine, &self.opts) {
+        let report = match answer::probs(
+            &p,
+            &answer::Options::new()
+                .engine(self.engine)
+                .counting(self.opts.clone()),
+        ) {
             Ok(r) => r,
             Err(e) => return Ok(Err(e.to_string())),
         };

@@ -22,11 +22,13 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<bool> {
     let (input, out) = (&args.input, &args.out);
-    let opts = args.limit.count_options()?;
+    let asked = answer::Options::new()
+        .engine(out.engine)
+        .counting(args.limit.count_options()?);
     answer_each(
         input.problems()?,
         out.json,
-        |p| Ok(answer::best(p, out.engine, &opts)?),
+        |p| Ok(answer::best(p, &asked)?),
         |w: &mut dyn Write, p, r: &BestReport| {
             let b = match r {
                 BestReport::NoLayout(no) => return no_layout(w, p, no),

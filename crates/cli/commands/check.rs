@@ -25,10 +25,13 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<bool> {
     let limit = args.time_limit.map(seconds).transpose()?;
+    let asked = answer::Options::new()
+        .engine(args.out.engine)
+        .time_limit(limit);
     answer_each(
         args.input.problems()?,
         args.out.json,
-        |p| Ok(answer::check(p, args.out.engine, limit)?),
+        |p| Ok(answer::check(p, &asked)?),
         |w: &mut dyn Write, p, r: &CheckReport| {
             let name = label(p);
             if r.solutions == 0 {

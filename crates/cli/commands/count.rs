@@ -90,22 +90,25 @@ pub fn run(args: &Args) -> Result<bool> {
         input.problems()?,
         out.json,
         |p| {
-            let opts = CountOptions {
-                limit: args.limit,
-                time_limit,
-                per_cell: args.cells,
-                parallel: true,
-                progress: show_progress.then(progress),
-                ..CountOptions::default()
-            };
-            let identical = if args.labelled {
-                Identical::Labelled
-            } else {
-                Identical::Interchangeable
+            let asked = answer::Options {
+                engine: out.engine,
+                count: CountOptions {
+                    limit: args.limit,
+                    time_limit,
+                    per_cell: args.cells,
+                    parallel: true,
+                    progress: show_progress.then(progress),
+                    ..CountOptions::default()
+                },
+                identical: if args.labelled {
+                    Identical::Labelled
+                } else {
+                    Identical::Interchangeable
+                },
             };
             let r = match args.part {
-                Some(part) => answer::count_part(p, &opts, identical, part)?,
-                None => answer::count(p, out.engine, &opts, identical)?,
+                Some(part) => answer::count_part(p, &asked, part)?,
+                None => answer::count(p, &asked)?,
             };
             if let CountReport::Counted(c) = &r
                 && let Some(m) = &c.mismatch

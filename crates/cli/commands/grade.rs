@@ -34,7 +34,7 @@ pub fn run(args: &Args) -> Result<bool> {
         input.problems()?,
         json,
         |p| {
-            let r = answer::grade(p, limit)?;
+            let r = answer::grade(p, &answer::Options::new().time_limit(limit))?;
             if let GradeReport::Graded(g) = &r {
                 tally.add(g);
             }

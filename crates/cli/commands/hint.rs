@@ -35,6 +35,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<bool> {
     let limit = args.time_limit.map(seconds).transpose()?;
+    let asked = answer::Options::new()
+        .engine(args.out.engine)
+        .time_limit(limit);
     let specs = args.input.problems()?;
     if args.apply && specs.len() != 1 {
         return Err(usage("--apply takes a single problem"));
@@ -44,7 +47,7 @@ pub fn run(args: &Args) -> Result<bool> {
         specs,
         args.out.json,
         |p| {
-            let r = answer::hint(p, args.out.engine, args.all || args.apply, limit)?;
+            let r = answer::hint(p, &asked, args.all || args.apply)?;
             if args.apply {
                 applied = Some(apply(p, &r));
             }

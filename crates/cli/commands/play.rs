@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
+use broadside::CountOptions;
 use broadside::answer::{self, ProbsReport};
 use broadside::observe::{Shot, ShotResult, print_shot};
 use broadside::output;
 use broadside::play::{Game, PlacerKind, ShooterKind, Versus};
-use broadside::{CountOptions, Engine};
 
 use crate::args::{ColorChoice, GameArgs, placer_help, seconds, shooter_help};
 use crate::report::ask;
@@ -255,7 +255,7 @@ fn show_heat(out: &mut dyn Write, game: &Game, colour: bool, limit: Duration) ->
         time_limit: Some(limit),
         ..CountOptions::default()
     };
-    if let ProbsReport::Map(h) = answer::probs(&p, Engine::Auto, &opts)? {
+    if let ProbsReport::Map(h) = answer::probs(&p, &answer::Options::new().counting(opts))? {
         let partial = if h.complete {
             ""
         } else {

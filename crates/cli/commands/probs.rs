@@ -32,7 +32,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<bool> {
     let (input, out, svg) = (&args.input, &args.out, args.svg.as_ref());
-    let opts = args.limit.count_options()?;
+    let asked = answer::Options::new()
+        .engine(out.engine)
+        .counting(args.limit.count_options()?);
     let specs = input.problems()?;
     if svg.is_some() && specs.len() != 1 {
         return Err(usage("--svg takes a single problem"));
@@ -42,7 +44,7 @@ pub fn run(args: &Args) -> Result<bool> {
         specs,
         out.json,
         |p| {
-            let r = answer::probs(p, out.engine, &opts)?;
+            let r = answer::probs(p, &asked)?;
             if let (Some(path), ProbsReport::Map(h)) = (svg, &r) {
                 let title = format!("{}: {} layouts", label(p), h.layouts);
                 output::write_whole(path, h.map.render_svg(&title))?;

@@ -46,7 +46,10 @@ fn caption(p: &Problem) -> Option<String> {
     let name = p.spec().meta.name.clone();
     let puzzle = !p.spec().rows.is_empty() && p.spec().observations.shots.is_empty();
     let grade = match puzzle {
-        true => match answer::grade(p, Some(Duration::from_secs(1))) {
+        true => match answer::grade(
+            p,
+            &answer::Options::new().time_limit(Duration::from_secs(1)),
+        ) {
             Ok(GradeReport::Graded(g)) => Some(g.grade.to_string()),
             _ => None,
         },

@@ -40,10 +40,11 @@ pub fn run(args: &Args) -> Result<bool> {
 }
 
 fn solve(input: &Input, out: &Output, limit: Option<Duration>) -> Result<bool> {
+    let asked = answer::Options::new().engine(out.engine).time_limit(limit);
     answer_each(
         input.problems()?,
         out.json,
-        |p| Ok(answer::solve(p, out.engine, limit)?),
+        |p| Ok(answer::solve(p, &asked)?),
         |w: &mut dyn Write, p, r: &SolveReport| {
             match r {
                 SolveReport::NoSolution(no) => no_solution(w, p, no)?,
@@ -62,10 +63,11 @@ fn solve(input: &Input, out: &Output, limit: Option<Duration>) -> Result<bool> {
 }
 
 fn explain(input: &Input, out: &Output, limit: Option<Duration>) -> Result<bool> {
+    let asked = answer::Options::new().engine(out.engine).time_limit(limit);
     answer_each(
         input.problems()?,
         out.json,
-        |p| Ok(answer::explain(p, out.engine, limit)?),
+        |p| Ok(answer::explain(p, &asked)?),
         |w: &mut dyn Write, p, r: &ExplainReport| {
             let e = match r {
                 ExplainReport::NoSolution(no) => return no_solution(w, p, no),

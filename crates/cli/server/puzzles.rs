@@ -24,7 +24,7 @@ use broadside::answer::{self, label};
 use broadside::format::{self, json::JsonProblem};
 use broadside::generate::{self, GenerateOptions};
 use broadside::logic::Grade;
-use broadside::{Dims, Engine, Fleet, ProblemSpec};
+use broadside::{Dims, Fleet, ProblemSpec};
 
 use super::Server;
 use super::http::Reply;
@@ -212,7 +212,10 @@ fn report<R: Serialize>(p: &broadside::Problem, r: Result<R, broadside::Error>) 
 /// `POST /api/check`.
 pub fn check(server: &Server, body: &str) -> Reply {
     match one(body) {
-        Ok(p) => report(&p, answer::check(&p, Engine::Auto, Some(server.limit))),
+        Ok(p) => report(
+            &p,
+            answer::check(&p, &answer::Options::new().time_limit(server.limit)),
+        ),
         Err(r) => r,
     }
 }
@@ -221,7 +224,10 @@ pub fn check(server: &Server, body: &str) -> Reply {
 pub fn hint(server: &Server, q: &HashMap<String, String>, body: &str) -> Reply {
     let all = q.get("all").is_some_and(|v| v != "0" && v != "false");
     match one(body) {
-        Ok(p) => report(&p, answer::hint(&p, Engine::Auto, all, Some(server.limit))),
+        Ok(p) => report(
+            &p,
+            answer::hint(&p, &answer::Options::new().time_limit(server.limit), all),
+        ),
         Err(r) => r,
     }
 }
@@ -229,7 +235,10 @@ pub fn hint(server: &Server, q: &HashMap<String, String>, body: &str) -> Reply {
 /// `POST /api/grade`.
 pub fn grade(server: &Server, body: &str) -> Reply {
     match one(body) {
-        Ok(p) => report(&p, answer::grade(&p, Some(server.limit))),
+        Ok(p) => report(
+            &p,
+            answer::grade(&p, &answer::Options::new().time_limit(server.limit)),
+        ),
         Err(r) => r,
     }
 }

@@ -186,7 +186,7 @@ fn report<R: Serialize>(
     server: &Server,
     q: &HashMap<String, String>,
     specs: Vec<ProblemSpec>,
-    answer: fn(&broadside::Problem, Engine, &Book, &CountOptions) -> Result<R, broadside::Error>,
+    answer: fn(&broadside::Problem, &Book, &answer::Options) -> Result<R, broadside::Error>,
     exact: fn(&R) -> bool,
 ) -> (Reply, bool) {
     let (engine, opts) = match count_options(server, q) {
@@ -202,12 +202,12 @@ fn report<R: Serialize>(
             Ok(p) => p,
             Err(e) => return (Reply::error(400, e), false),
         };
-        let left = CountOptions {
-            time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
-            ..opts.clone()
-        };
+        let left = answer::Options::new()
+            .engine(engine)
+            .counting(opts.clone())
+            .time_limit(deadline.map(|d| d.saturating_duration_since(Instant::now())));
         let book = server.books.of(&Setup::of(p.given()));
-        match answer(&p, engine, &book, &left) {
+        match answer(&p, &book, &left) {
             Ok(r) => {
                 all_exact &= exact(&r);
                 results.push(serde_json::to_value(&r).expect("reports always serialise"));
@@ -232,7 +232,11 @@ fn svg(server: &Server, q: &HashMap<String, String>, mut specs: Vec<ProblemSpec>
         Err(e) => return (Reply::error(400, e), false),
     };
     let book = server.books.of(&Setup::of(p.given()));
-    match answer::probs_in(&p, engine, &book, &opts) {
+    match answer::probs_in(
+        &p,
+        &book,
+        &answer::Options::new().engine(engine).counting(opts),
+    ) {
         Ok(answer::ProbsReport::Map(h)) => {
             let title = format!("{}: {} layouts", label(&p), h.layouts);
             let reply = Reply {

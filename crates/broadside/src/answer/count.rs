@@ -5,11 +5,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{NoSolution, rows};
+use super::{NoSolution, Options, rows};
 use num_bigint::BigUint;
 
 use crate::check::RecordedMismatch;
-use crate::engine::{CountOptions, Engine, EngineKind, Stop};
+use crate::engine::{EngineKind, Stop};
 use crate::error::Error;
 use crate::problem::Problem;
 
@@ -144,38 +144,34 @@ pub enum Identical {
     Labelled,
 }
 
-/// Counts the layouts of `problem` with `engine` and `opts`, identical ships counted as
-/// `identical` says. A unique layout is compared with the recorded solution.
-pub fn count(
-    problem: &Problem,
-    engine: Engine,
-    opts: &CountOptions,
-    identical: Identical,
-) -> Result<CountReport, Error> {
+/// Counts the layouts of `problem` as `options` say (engine, limits, per cell, identical
+/// ships). A unique layout is compared with the recorded solution.
+pub fn count(problem: &Problem, options: &Options) -> Result<CountReport, Error> {
     if let Some(no) = NoSolution::of(problem) {
         return Ok(CountReport::NoSolution(no));
     }
     let start = Instant::now();
-    let r = engine.count_big(problem, opts)?;
-    Ok(report(problem, r, start, identical, None))
+    let r = options.engine.count_big(problem, &options.count)?;
+    Ok(report(problem, r, start, options.identical, None))
 }
 
 /// Counts part `part.index` of `part.of` of the layouts of `problem` with the enumerator
 /// ([`crate::Enumerator::count_part`]): the layouts under every `of`-th subtree of its
 /// search. The parts' counts (per cell too) add up to [`count`]'s, for any number of parts;
-/// a part says nothing of uniqueness. A count limit is ignored.
-pub fn count_part(
-    problem: &Problem,
-    opts: &CountOptions,
-    identical: Identical,
-    part: Part,
-) -> Result<CountReport, Error> {
+/// a part says nothing of uniqueness. A count limit and the engine of `options` are ignored.
+pub fn count_part(problem: &Problem, options: &Options, part: Part) -> Result<CountReport, Error> {
     if let Some(no) = NoSolution::of(problem) {
         return Ok(CountReport::NoSolution(no));
     }
     let start = Instant::now();
-    let r = crate::Enumerator::new(problem).count_part(opts, part.index, part.of)?;
-    Ok(report(problem, r.into_big(), start, identical, Some(part)))
+    let r = crate::Enumerator::new(problem).count_part(&options.count, part.index, part.of)?;
+    Ok(report(
+        problem,
+        r.into_big(),
+        start,
+        options.identical,
+        Some(part),
+    ))
 }
 
 /// The report of a count `r` of `problem` (of one part of it, with `part`) begun at `start`.

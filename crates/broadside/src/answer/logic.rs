@@ -69,15 +69,12 @@ impl ExplainReport {
     }
 }
 
-/// Solves `problem` with the logical rules, recording each deduction; `engine` finishes by
-/// search what the rules leave open (and confirms that a solution exists), within
-/// `time_limit` ([`Error::Stopped`] past it). The rules themselves take time polynomial in the
+/// Solves `problem` with the logical rules, recording each deduction; `options`' engine
+/// finishes by search what the rules leave open (and confirms that a solution exists), within
+/// its time limit ([`Error::Stopped`] past it). The rules themselves take time polynomial in the
 /// board (about 1.5 s on an empty 64x64 board) and are not cut off.
-pub fn explain(
-    problem: &Problem,
-    engine: Engine,
-    time_limit: Option<std::time::Duration>,
-) -> Result<ExplainReport, Error> {
+pub fn explain(problem: &Problem, options: &super::Options) -> Result<ExplainReport, Error> {
+    let (engine, time_limit) = (options.engine, options.count.time_limit);
     let deadline = time_limit.and_then(|t| std::time::Instant::now().checked_add(t));
     logic::supports(problem)?;
     if let Some(no) = NoSolution::of(problem) {
@@ -181,12 +178,10 @@ impl GradeReport {
 }
 
 /// Grades `problem`: uniqueness is proved first (grades are for puzzles with one solution),
-/// within `time_limit` ([`Error::Stopped`] past it), then the logical solver says which tiers
+/// within `options`' time limit ([`Error::Stopped`] past it; the engine is `auto`'s race), then the logical solver says which tiers
 /// of rules it needs (time polynomial in the board, not cut off).
-pub fn grade(
-    problem: &Problem,
-    time_limit: Option<std::time::Duration>,
-) -> Result<GradeReport, Error> {
+pub fn grade(problem: &Problem, options: &super::Options) -> Result<GradeReport, Error> {
+    let time_limit = options.count.time_limit;
     logic::supports(problem)?;
     if let Some(no) = NoSolution::of(problem) {
         return Ok(GradeReport::NoSolution(no));

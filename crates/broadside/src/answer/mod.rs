@@ -2,7 +2,10 @@
 //!
 //! Each question is one function over a built [`Problem`]: [`solve()`], [`count()`],
 //! [`probs()`], [`best()`], [`explain()`], [`grade()`], [`check()`], [`hint()`], [`sample()`],
-//! [`estimate()`] and [`validate()`]; [`summarize()`] and [`compare()`] read the games of simulations. Each returns a report that
+//! [`estimate()`] and [`validate()`]; [`summarize()`] and [`compare()`] read the games of
+//! simulations. The questions over a problem take its [`Options`] (the engine, the limits,
+//! per-cell counts, how identical ships count), built by name from [`Options::new`]. Each
+//! returns a report that
 //! serializes to exactly the JSON the command line prints with `--json` (`docs/JSON.md`), so
 //! a program, a web server or a Python binding gets the same answer as a person at the
 //! terminal. Reports say whether they are a yes ([`SolveReport::answered`] and the like):
@@ -13,11 +16,17 @@
 //! [`problems`] reads a whole file (a JSON-lines collection, say) into problems one at a time.
 //!
 //! ```
-//! use broadside::{Dims, Engine, Fleet, ProblemSpec, Rules, answer};
+//! use broadside::{Dims, Engine, Fleet, ProblemSpec, Rules, answer, answer::Options};
+//! use std::time::Duration;
 //! let spec = ProblemSpec::empty(Dims::new(5, 5), Fleet::straight(&[3, 2]), Rules::NoTouch);
 //! let p = answer::build(spec).unwrap();
-//! let report = answer::count(&p, Engine::Auto, &Default::default(), Default::default()).unwrap();
+//! let report = answer::count(&p, &Options::new()).unwrap();
 //! assert_eq!(serde_json::to_value(&report).unwrap()["count"], 524);
+//!
+//! // The same count by SAT, with the layouts on each cell, within a second.
+//! let asked = Options::new().engine(Engine::Sat).per_cell().time_limit(Duration::from_secs(1));
+//! let report = serde_json::to_value(answer::count(&p, &asked).unwrap()).unwrap();
+//! assert_eq!(report["per_cell"][0][0], 84);
 //!
 //! // Every record of a JSON-lines file, solved and checked against its recorded solution.
 //! let lines = concat!(
@@ -26,7 +35,7 @@
 //!     r#""solution": ["<>..", "....", "o...", "...o"]}"#,
 //! );
 //! for p in answer::problems("puzzles.jsonl", lines).unwrap() {
-//!     assert!(answer::solve(&p.unwrap(), Engine::Auto, None).unwrap().answered());
+//!     assert!(answer::solve(&p.unwrap(), &Options::new()).unwrap().answered());
 //! }
 //! ```
 
@@ -62,6 +71,75 @@ use crate::check::{self, RecordedMismatch};
 use crate::engine::{CountOptions, Engine};
 use crate::error::Error;
 use crate::problem::{Problem, ProblemSpec};
+
+/// How a question over a problem is answered: by which engine, within which limits, with or
+/// without per-cell counts, and how identical ships count. The default is `auto` with no
+/// limit; the builder methods name what differs:
+/// `Options::new().engine(Engine::Sat).time_limit(Duration::from_secs(5))`.
+///
+/// Each question reads what applies to it: [`count()`] all of it; [`probs()`] and [`best()`]
+/// the engine and the count's limits (they always count per cell); [`solve()`],
+/// [`explain()`], [`check()`] and [`hint()`] the engine and the time limit; [`grade()`] the
+/// time limit; [`count_part()`] all but the engine (parts are the enumerator's).
+#[derive(Clone, Default)]
+pub struct Options {
+    /// The engine that answers ([`Engine::Auto`] unless told).
+    pub engine: Engine,
+    /// How to count: limits, per-cell counts, threads, progress, cancellation.
+    pub count: CountOptions,
+    /// How identical ships are counted ([`count()`] only).
+    pub identical: Identical,
+}
+
+impl Options {
+    /// `auto`, no limits, identical ships interchangeable.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Answered by `engine`.
+    pub fn engine(mut self, engine: Engine) -> Options {
+        self.engine = engine;
+        self
+    }
+
+    /// Answered within `limit` (a duration, or an `Option` of one): past it a count is
+    /// partial, and a question that cannot be partial is [`Error::Stopped`].
+    pub fn time_limit(mut self, limit: impl Into<Option<std::time::Duration>>) -> Options {
+        self.count.time_limit = limit.into();
+        self
+    }
+
+    /// A count stops once `n` layouts are seen.
+    pub fn limit(mut self, n: u128) -> Options {
+        self.count.limit = Some(n);
+        self
+    }
+
+    /// Counts, for each cell, the layouts with a ship on it too.
+    pub fn per_cell(mut self) -> Options {
+        self.count.per_cell = true;
+        self
+    }
+
+    /// Counts on every core.
+    pub fn parallel(mut self) -> Options {
+        self.count.parallel = true;
+        self
+    }
+
+    /// Counts identical ships told apart ([`Identical::Labelled`]).
+    pub fn labelled(mut self) -> Options {
+        self.identical = Identical::Labelled;
+        self
+    }
+
+    /// Counts as `count` says (every count option at once).
+    pub fn counting(mut self, count: CountOptions) -> Options {
+        self.count = count;
+        self
+    }
+}
 
 /// A problem's label in messages: its name, or its size, fleet and rules.
 pub fn label(p: &Problem) -> String {

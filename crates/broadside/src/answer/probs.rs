@@ -4,7 +4,7 @@
 use num_bigint::BigUint;
 use serde::Serialize;
 
-use super::rows;
+use super::{Options, rows};
 use crate::diagnose::{NoLayout, no_layout};
 use crate::engine::{CountInt, CountOptions, Engine, EngineKind};
 use crate::error::Error;
@@ -140,9 +140,14 @@ impl BestReport {
     }
 }
 
-/// The heat map of `problem` by `engine` (per-cell counts are always asked for; `opts` gives
-/// the limits). A count cut short gives a partial map, not "no layout".
-pub fn probs(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<ProbsReport, Error> {
+/// The heat map of `problem` by `options`' engine (per-cell counts are always asked for; the
+/// count options give the limits). A count cut short gives a partial map, not "no layout".
+pub fn probs(problem: &Problem, options: &Options) -> Result<ProbsReport, Error> {
+    probs_by(problem, options.engine, &options.count)
+}
+
+/// [`probs`] by `engine` within `opts`.
+fn probs_by(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<ProbsReport, Error> {
     if !problem.conflicts().is_empty() {
         return Ok(ProbsReport::NoLayout(no_layout(problem)));
     }
@@ -251,14 +256,10 @@ fn wide(map: HeatMap) -> HeatMap<BigUint> {
 /// program that asks about position after position of one game wants (a Gym environment,
 /// the web server). A problem that is not a position of the book's game (its board, fleet,
 /// rules, sinking reports and rocks, with shots) is counted and not kept.
-pub fn probs_in(
-    problem: &Problem,
-    engine: Engine,
-    book: &Book,
-    opts: &CountOptions,
-) -> Result<ProbsReport, Error> {
+pub fn probs_in(problem: &Problem, book: &Book, options: &Options) -> Result<ProbsReport, Error> {
+    let (engine, opts) = (options.engine, &options.count);
     let Some(shots) = shots_in(problem, book.setup()) else {
-        return probs(problem, engine, opts);
+        return probs_by(problem, engine, opts);
     };
     // An engine named is asked to count (a check of the others, say); `auto` takes any,
     // and counts a position one miss past one known from it ([`Book::after_miss`]): exact or
@@ -278,7 +279,7 @@ pub fn probs_in(
         time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
         ..book.counting(engine, opts)
     };
-    let answer = probs(problem, engine, &opts)?;
+    let answer = probs_by(problem, engine, &opts)?;
     if let ProbsReport::Map(h) = &answer
         && h.complete
         && let Ok(layouts) = u128::try_from(&h.layouts)
@@ -309,18 +310,13 @@ fn report(problem: &Problem, map: HeatMap<BigUint>) -> HeatReport {
 }
 
 /// The open cells of `problem` most likely to hold a ship; see [`probs`].
-pub fn best(problem: &Problem, engine: Engine, opts: &CountOptions) -> Result<BestReport, Error> {
-    Ok(best_of(problem, probs(problem, engine, opts)?))
+pub fn best(problem: &Problem, options: &Options) -> Result<BestReport, Error> {
+    Ok(best_of(problem, probs(problem, options)?))
 }
 
 /// [`best`] from [`probs_in`]: a position of `book`'s game looked up there or kept.
-pub fn best_in(
-    problem: &Problem,
-    engine: Engine,
-    book: &Book,
-    opts: &CountOptions,
-) -> Result<BestReport, Error> {
-    Ok(best_of(problem, probs_in(problem, engine, book, opts)?))
+pub fn best_in(problem: &Problem, book: &Book, options: &Options) -> Result<BestReport, Error> {
+    Ok(best_of(problem, probs_in(problem, book, options)?))
 }
 
 /// The best cells of a report of `problem`'s map.
@@ -413,7 +409,9 @@ mod tests {
                         "{rules:?} {sinking:?} {shots:?}"
                     );
                     assert!(chained.complete);
-                    let ProbsReport::Map(h) = probs(&p, Engine::Auto, &opts).unwrap() else {
+                    let ProbsReport::Map(h) =
+                        probs(&p, &Options::new().counting(opts.clone())).unwrap()
+                    else {
                         panic!("a map");
                     };
                     assert_eq!(h.map.per_cell, wide(dp).per_cell);
@@ -425,7 +423,11 @@ mod tests {
                     ..CountOptions::default()
                 };
                 let two = problem(&setup, &[(10, miss.clone()), (15, miss.clone())]);
-                assert!(!probs(&two, Engine::Auto, &quick).unwrap().exact());
+                assert!(
+                    !probs(&two, &Options::new().counting(quick.clone()))
+                        .unwrap()
+                        .exact()
+                );
                 let three = problem(
                     &setup,
                     &[(1, miss.clone()), (2, miss.clone()), (3, miss.clone())],
@@ -468,8 +470,8 @@ mod tests {
         let first = problem(&setup, &[(1, miss.clone()), (8, hit.clone())]);
         let mirror = problem(&setup, &[(4, miss), (9, hit)]);
         let (ProbsReport::Map(a), ProbsReport::Map(b)) = (
-            probs_in(&first, Engine::Auto, &book, &opts).unwrap(),
-            probs(&first, Engine::Auto, &opts).unwrap(),
+            probs_in(&first, &book, &Options::new().counting(opts.clone())).unwrap(),
+            probs(&first, &Options::new().counting(opts.clone())).unwrap(),
         ) else {
             panic!("a map");
         };
@@ -481,7 +483,8 @@ mod tests {
         let kept = book
             .lookup(&mirror, shots)
             .expect("the mirror image is kept");
-        let ProbsReport::Map(m) = probs(&mirror, Engine::Auto, &opts).unwrap() else {
+        let ProbsReport::Map(m) = probs(&mirror, &Options::new().counting(opts.clone())).unwrap()
+        else {
             panic!("a map");
         };
         assert_eq!(BigUint::from(kept.layouts), m.layouts);
@@ -500,7 +503,11 @@ mod tests {
             result: ShotResult::Miss,
         }];
         book.keep(&shot, 7, &[1; 36], Some(EngineKind::Sat), Duration::MAX);
-        let layouts = |engine: Engine| match probs_in(&planted, engine, &book, &opts) {
+        let layouts = |engine: Engine| match probs_in(
+            &planted,
+            &book,
+            &Options::new().engine(engine).counting(opts.clone()),
+        ) {
             Ok(ProbsReport::Map(h)) => h.layouts,
             other => panic!("{other:?}"),
         };
@@ -513,7 +520,7 @@ mod tests {
             ..opts.clone()
         };
         let unseen = problem(&setup, &[(0, ShotResult::Miss)]);
-        match probs_in(&unseen, Engine::Auto, &book, &quick).unwrap() {
+        match probs_in(&unseen, &book, &Options::new().counting(quick.clone())).unwrap() {
             ProbsReport::Map(h) => assert!(!h.complete),
             ProbsReport::NoMap(_) => {}
             ProbsReport::NoLayout(no) => panic!("{no:?}"),
@@ -526,8 +533,8 @@ mod tests {
         };
         let p = problem(&other, &[(1, ShotResult::Miss)]);
         assert_eq!(
-            probs_in(&p, Engine::Auto, &book, &opts).unwrap(),
-            probs(&p, Engine::Auto, &opts).unwrap()
+            probs_in(&p, &book, &Options::new().counting(opts.clone())).unwrap(),
+            probs(&p, &Options::new().counting(opts.clone())).unwrap()
         );
         assert_eq!(book.len(), 2);
     }

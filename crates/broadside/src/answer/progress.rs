@@ -289,15 +289,12 @@ fn verdict(
 
 /// Judges a person's marks (the problem's progress) against the puzzle's solutions: the marks
 /// no solution allows, or that the marks are right so far, or that they solve the puzzle; a
-/// puzzle with no solution says so. `engine` counts and solves, within `time_limit`
-/// ([`Error::Stopped`] past it). A puzzle with one solution costs a count to two and a solve;
+/// puzzle with no solution says so. `options`' engine counts and solves, within its time
+/// limit ([`Error::Stopped`] past it). A puzzle with one solution costs a count to two and a solve;
 /// one with several, a solve with the marks as clues and, when that finds none, a solve for
 /// each mark no solution found so far agrees with.
-pub fn check(
-    problem: &Problem,
-    engine: Engine,
-    time_limit: Option<Duration>,
-) -> Result<CheckReport, Error> {
+pub fn check(problem: &Problem, options: &super::Options) -> Result<CheckReport, Error> {
+    let (engine, time_limit) = (options.engine, options.count.time_limit);
     let deadline = time_limit.and_then(|t| Instant::now().checked_add(t));
     let v = verdict(problem, engine, deadline, time_limit)?;
     Ok(CheckReport {
@@ -318,12 +315,8 @@ pub fn check(
 /// (where the rules decide nothing more) a search step revealing one cell of the solution.
 /// Costs what [`check`] does, and one logical step (a few rule passes; a contradiction step
 /// tries each open cell under tiers 1 to 3).
-pub fn hint(
-    problem: &Problem,
-    engine: Engine,
-    all: bool,
-    time_limit: Option<Duration>,
-) -> Result<HintReport, Error> {
+pub fn hint(problem: &Problem, options: &super::Options, all: bool) -> Result<HintReport, Error> {
+    let (engine, time_limit) = (options.engine, options.count.time_limit);
     let deadline = time_limit.and_then(|t| Instant::now().checked_add(t));
     let v = verdict(problem, engine, deadline, time_limit)?;
     let shown = if all {

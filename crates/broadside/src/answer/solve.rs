@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::NoSolution;
 use crate::check::{self, RecordedMismatch};
-use crate::engine::{Engine, EngineKind};
+use crate::engine::EngineKind;
 use crate::error::Error;
 use crate::layout::Layout;
 use crate::problem::Problem;
@@ -56,14 +56,11 @@ impl SolveReport {
     }
 }
 
-/// One solution of `problem` by `engine`, re-checked by [`check::layout`] and compared with
-/// the recorded solution; [`Error::Stopped`] if the search has not answered (a solution, or
-/// the proof that there is none) within `time_limit`.
-pub fn solve(
-    problem: &Problem,
-    engine: Engine,
-    time_limit: Option<std::time::Duration>,
-) -> Result<SolveReport, Error> {
+/// One solution of `problem` by `options`' engine, re-checked by [`check::layout`] and
+/// compared with the recorded solution; [`Error::Stopped`] if the search has not answered (a
+/// solution, or the proof that there is none) within the time limit.
+pub fn solve(problem: &Problem, options: &super::Options) -> Result<SolveReport, Error> {
+    let (engine, time_limit) = (options.engine, options.count.time_limit);
     if let Some(no) = NoSolution::of(problem) {
         return Ok(SolveReport::NoSolution(no));
     }

@@ -10,12 +10,11 @@
 
 mod dp;
 mod enumerate;
+pub mod limits;
 pub mod portfolio;
 mod sat;
 
-pub use dp::{
-    DpEngine, DpReplay, DpSampler, DpUnsupported, KEPT_SWEEPS, REPLAY_MEMORY, SWEEPS_MEMORY,
-};
+pub use dp::{DpEngine, DpReplay, DpSampler, DpUnsupported};
 pub use enumerate::{DescentSampler, Enumerator, Solutions, Work};
 pub use sat::{Encoding, SatEngine};
 
@@ -97,7 +96,7 @@ pub struct CountOptions {
     /// Called with (subtrees done, subtrees in all) as a parallel count progresses.
     pub progress: Option<std::sync::Arc<dyn Fn(u64, u64) + Sync + Send>>,
     /// The most memory the DP may keep for per-cell counts and sampling (its layers), in
-    /// bytes; `None` is [`DP_MEMORY_LIMIT`]. Past it the DP stops with
+    /// bytes; `None` is [`limits::DP_MEMORY_LIMIT`]. Past it the DP stops with
     /// [`CountError::Memory`], and `auto` counts with the enumerator instead.
     pub memory_limit: Option<usize>,
     /// Stops the count (as [`Stop::Cancelled`]) once raised.
@@ -106,11 +105,6 @@ pub struct CountOptions {
     /// it (a game's positions over its empty board; [`DpReplay`]): the same counts, sooner.
     pub replay: Option<std::sync::Arc<DpReplay>>,
 }
-
-/// The memory the DP may keep for per-cell counts and sampling unless told otherwise: 4 GiB,
-/// a sixth of the 24 GiB machines broadside is measured on. The empty 10x10 board needs about
-/// 0.3 GiB for its per-cell counts.
-pub const DP_MEMORY_LIMIT: usize = 4 << 30;
 
 /// The answer of a count, in 128-bit integers ([`Engine::count`]) or in big integers of any
 /// size ([`Engine::count_big`]).

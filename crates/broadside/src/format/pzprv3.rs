@@ -374,7 +374,7 @@ mod tests {
         let ships = spec.progress.iter().filter(|&&k| k == Know::Ship).count();
         assert_eq!(ships, 9);
         let p = spec.clone().build().unwrap();
-        let r = crate::answer::check(&p, crate::Engine::Auto, None).unwrap();
+        let r = crate::answer::check(&p, &crate::answer::Options::new()).unwrap();
         assert!(r.solved, "{r:?}");
         // Written and read again, the same problem.
         let again = parse(&write(&spec).unwrap()).unwrap();

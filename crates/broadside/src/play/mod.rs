@@ -67,7 +67,7 @@ pub use game::{Game, Setup, replays};
 pub use matches::{Match, MatchSummary, PairShots, Side, play_match};
 pub use optimal::{Expected, Optimal};
 pub use placer::{Placer, PlacerKind, empty_board};
-pub use shooter::{DENSITY_WEIGHT, Shooter, ShooterKind, play, play_until};
+pub use shooter::{Counting, DENSITY_WEIGHT, Shooter, ShooterKind, play, play_until};
 
 use crate::engine::Cancel;
 pub use simulate::{Played, Simulation, Summary, simulate, simulate_each};

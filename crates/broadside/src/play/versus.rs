@@ -33,7 +33,7 @@ use rand::rngs::StdRng;
 use super::book::Book;
 use super::game::{Game, Setup};
 use super::placer::{Placer, PlacerKind, empty_board};
-use super::shooter::{Shooter, ShooterKind};
+use super::shooter::{Counting, Shooter, ShooterKind};
 use crate::error::Error;
 use crate::format::text;
 use crate::observe::ShotResult;
@@ -101,13 +101,14 @@ impl Versus {
             theirs: Game::new(setup.clone(), theirs),
             yours: Game::new(setup.clone(), yours),
             shooter_kind: shooter,
-            shooter: shooter.shooter_within(
-                Some(
+            shooter: shooter.shooter(Counting {
+                book: Some(
                     book.filter(|b| b.setup() == setup)
                         .unwrap_or_else(|| Book::for_run(setup)),
                 ),
                 time_limit,
-            ),
+                cancel: None,
+            }),
             rng: stream(seed, 0, 2),
             seed,
         })

@@ -63,7 +63,7 @@ fn documented_examples_parse_and_solve() {
             }
             // A documented progress is right so far.
             if !spec.progress.is_empty() {
-                let r = broadside::answer::check(&p, broadside::Engine::Auto, None).unwrap();
+                let r = broadside::answer::check(&p, &broadside::answer::Options::new()).unwrap();
                 assert!(r.correct && r.marked > 0, "{lang}: {r:?}");
             }
         }

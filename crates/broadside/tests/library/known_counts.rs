@@ -248,13 +248,8 @@ fn counts_past_128_bits_are_exact() {
 #[test]
 fn labelled_counts_past_128_bits() {
     let p = problem(14, 14, "60x1", Rules::Touch);
-    let report = broadside::answer::count(
-        &p,
-        Engine::Auto,
-        &CountOptions::default(),
-        broadside::answer::Identical::Labelled,
-    )
-    .unwrap();
+    let report =
+        broadside::answer::count(&p, &broadside::answer::Options::new().labelled()).unwrap();
     let broadside::answer::CountReport::Counted(c) = report else {
         panic!("no count: {report:?}");
     };

@@ -147,7 +147,7 @@ fn hints_from_an_empty_progress_reach_every_solution() {
             let mut s = spec.clone();
             s.progress = progress.clone();
             let p = s.build().unwrap();
-            let r = answer::hint(&p, broadside::Engine::Auto, false, None).unwrap();
+            let r = answer::hint(&p, &answer::Options::new(), false).unwrap();
             assert!(r.mistakes.is_empty() && r.conflict.is_none(), "{id}: {r:?}");
             if r.solved {
                 break;
@@ -220,19 +220,19 @@ fn check_and_hint_find_seeded_mistakes() {
         }
         let p = s.clone().build().unwrap();
         let names: Vec<String> = wrong.iter().map(|&c| d.cell_name(c)).collect();
-        let c = answer::check(&p, broadside::Engine::Auto, None).unwrap();
+        let c = answer::check(&p, &answer::Options::new()).unwrap();
         assert_eq!(c.mistakes, names, "{id}");
         assert!(!c.correct && !c.solved && c.solutions == 1, "{id}");
-        let h = answer::hint(&p, broadside::Engine::Auto, false, None).unwrap();
+        let h = answer::hint(&p, &answer::Options::new(), false).unwrap();
         assert_eq!(h.mistakes, names[..1], "{id}: the first mistake first");
         assert!(h.step.is_none(), "{id}: no step is built on a wrong mark");
-        let all = answer::hint(&p, broadside::Engine::Auto, true, None).unwrap();
+        let all = answer::hint(&p, &answer::Options::new(), true).unwrap();
         assert_eq!(all.mistakes, names, "{id}");
         // The same progress with the mistakes cleared is right so far.
         for &c in &wrong {
             s.progress[c] = Know::Unknown;
         }
-        let c = answer::check(&s.build().unwrap(), broadside::Engine::Auto, None).unwrap();
+        let c = answer::check(&s.build().unwrap(), &answer::Options::new()).unwrap();
         assert!(c.correct && c.mistakes.is_empty(), "{id}: {c:?}");
     }
 }
@@ -248,7 +248,7 @@ fn marks_on_a_puzzle_with_several_solutions() {
         );
         format::text::parse(&text).unwrap().build().unwrap()
     };
-    let check = |progress: &str| answer::check(&spec(progress), broadside::Engine::Auto, None);
+    let check = |progress: &str| answer::check(&spec(progress), &answer::Options::new());
     // Each pair is a solution: a ship on A1 is right so far, and with C3 it solves the puzzle.
     let r = check("* . .\n. . .\n. . .\n").unwrap();
     assert!(r.correct && !r.solved && r.solutions == 2, "{r:?}");
@@ -262,7 +262,7 @@ fn marks_on_a_puzzle_with_several_solutions() {
     assert!(!r.correct && r.mistakes.is_empty(), "{r:?}");
     assert_eq!(r.conflict.as_deref(), Some("C1"));
     let both = spec("* . *\n. . .\n. . .\n");
-    let h = answer::hint(&both, broadside::Engine::Auto, false, None).unwrap();
+    let h = answer::hint(&both, &answer::Options::new(), false).unwrap();
     assert_eq!((h.conflict.as_deref(), &h.step), (Some("C1"), &None));
     // Water on A1 and on C1 is right alone, and wrong together.
     let r = check("~ . ~\n. . .\n. . .\n").unwrap();
@@ -271,7 +271,7 @@ fn marks_on_a_puzzle_with_several_solutions() {
     // hint is then a search step, one cell of a solution.
     let mut progress = String::from("...\n...\n...\n");
     let step = loop {
-        let h = answer::hint(&spec(&progress), broadside::Engine::Auto, false, None).unwrap();
+        let h = answer::hint(&spec(&progress), &answer::Options::new(), false).unwrap();
         let step = h.step.unwrap();
         if step.search {
             break step;

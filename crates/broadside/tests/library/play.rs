@@ -435,7 +435,9 @@ fn lookahead_of_one_ply_fires_at_a_likeliest_cell() {
             if best.is_empty() {
                 continue;
             }
-            let cell = kind.shooter(None).choose(&s.setup, &shots[..k], &mut rng);
+            let cell = kind
+                .shooter(Default::default())
+                .choose(&s.setup, &shots[..k], &mut rng);
             assert!(
                 best.contains(&cell),
                 "game {:?} shot {k}",
@@ -914,7 +916,10 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
     }
     let mut rng = broadside::rng::stream(1, 0, 0);
     for word in ["density:2", "density:50"] {
-        let mut shooter = word.parse::<ShooterKind>().unwrap().shooter(None);
+        let mut shooter = word
+            .parse::<ShooterKind>()
+            .unwrap()
+            .shooter(Default::default());
         assert_eq!(shooter.choose(&setup, game.shots(), &mut rng), 4, "{word}");
     }
     // Weights: a 6x1 board, a 2-ship on E1-F1, F1 hit. E1 is covered by the one position
@@ -935,7 +940,7 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
             small: 0,
             lattice: 0,
         }
-        .shooter(None);
+        .shooter(Default::default());
         assert_eq!(
             shooter.choose(&setup, game.shots(), &mut rng),
             cell,

@@ -270,7 +270,9 @@ impl DpEngine {
         let deadline = opts
             .time_limit
             .and_then(|t| std::time::Instant::now().checked_add(t));
-        let budget = opts.memory_limit.unwrap_or(crate::engine::DP_MEMORY_LIMIT);
+        let budget = opts
+            .memory_limit
+            .unwrap_or(crate::engine::limits::DP_MEMORY_LIMIT);
         // Bytes of the layers and trails kept for the backward pass, and of the last layer.
         let mut held = 0usize;
         let mut last = 0usize;

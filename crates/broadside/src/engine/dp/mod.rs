@@ -237,7 +237,7 @@ impl DpEngine {
     /// game's later positions far fewer with a layout ahead). The passes themselves hold
     /// every state until the sampler is made.
     ///
-    /// Past the DP's memory limit ([`crate::engine::DP_MEMORY_LIMIT`]) this is
+    /// Past the DP's memory limit ([`crate::engine::limits::DP_MEMORY_LIMIT`]) this is
     /// [`CountError::Memory`].
     pub fn sampler(self) -> Result<DpSampler, CountError> {
         Ok(self

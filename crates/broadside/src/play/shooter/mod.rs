@@ -286,33 +286,40 @@ impl serde::Serialize for ShooterKind {
     }
 }
 
+/// How the exact shooters count the positions of a game ([`ShooterKind::shooter`]); the
+/// default counts every position afresh, with no limit.
+#[derive(Clone, Debug, Default)]
+pub struct Counting {
+    /// A book of the game's positions to look them up in, when it is for the game's rules
+    /// (the games of a run share one): the same choices as counting each, sooner.
+    pub book: Option<Arc<Book>>,
+    /// Counts cut off at this long a shot (past it the shooter fires as greedy does without
+    /// a map: at any open cell). What bounds a server's moves; a run without a limit plays
+    /// the same games whatever the machine.
+    pub time_limit: Option<std::time::Duration>,
+    /// Counts also stop once this is raised (the shooter then fires as without a map;
+    /// [`play_until`] gives the game up).
+    pub cancel: Option<Cancel>,
+}
+
+impl Counting {
+    /// Positions looked up in `book`, no limit.
+    pub fn in_book(book: Arc<Book>) -> Counting {
+        Counting {
+            book: Some(book),
+            ..Counting::default()
+        }
+    }
+}
+
 impl ShooterKind {
-    /// A fresh shooter for one game. The exact shooters look positions up in `book` when it
-    /// is given and is for the game's rules (the games of a run share one), and count every
-    /// position otherwise: the same choices either way.
-    pub fn shooter(self, book: Option<Arc<Book>>) -> Box<dyn Shooter> {
-        self.shooter_within(book, None)
-    }
-
-    /// [`ShooterKind::shooter`], whose exact counts are cut off at `time_limit` a shot (past
-    /// it the shooter fires as greedy does without a map: at any open cell). What bounds a
-    /// server's moves; a run without a limit plays the same games whatever the machine.
-    pub fn shooter_within(
-        self,
-        book: Option<Arc<Book>>,
-        time_limit: Option<std::time::Duration>,
-    ) -> Box<dyn Shooter> {
-        self.shooter_with(book, time_limit, None)
-    }
-
-    /// [`ShooterKind::shooter_within`], whose exact counts also stop once `cancel` is raised
-    /// (the shooter then fires as without a map; [`play_until`] gives the game up).
-    pub fn shooter_with(
-        self,
-        book: Option<Arc<Book>>,
-        time_limit: Option<std::time::Duration>,
-        cancel: Option<Cancel>,
-    ) -> Box<dyn Shooter> {
+    /// A fresh shooter for one game, whose exact counts are made as `counting` says.
+    pub fn shooter(self, counting: Counting) -> Box<dyn Shooter> {
+        let Counting {
+            book,
+            time_limit,
+            cancel,
+        } = counting;
         let exact = Exact::new(book, time_limit, cancel);
         match self {
             ShooterKind::Random => Box::new(Random { order: Vec::new() }),
@@ -372,7 +379,11 @@ pub fn play_until(
     rng: &mut dyn Rng,
     cancel: Option<&Cancel>,
 ) -> Option<usize> {
-    let mut s = shooter.shooter_with(book.cloned(), None, cancel.cloned());
+    let mut s = shooter.shooter(Counting {
+        book: book.cloned(),
+        time_limit: None,
+        cancel: cancel.cloned(),
+    });
     let cells = game.setup().dims.cells();
     let cancelled = || cancel.is_some_and(Cancel::is_cancelled);
     // Every shooter picks a cell not fired at, so a game ends within the board's cells.
