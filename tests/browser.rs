@@ -584,3 +584,55 @@ fn a_puzzle_is_generated_and_solved_by_hints_on_the_page() {
     assert_eq!(fits, json!(true));
     b.screenshot(Path::new("target/puzzle-page-phone.png"));
 }
+
+/// A Digital Battleships puzzle pasted into the puzzle page: its digits drawn in the cells,
+/// its sums judged as sums, and hints (search steps: the logical rules count ship cells) until
+/// it is solved, the solution docs/FORMAT.md records.
+#[test]
+#[ignore = "drives headless Chromium; .ci/run runs it in release mode"]
+fn a_digital_puzzle_is_solved_by_hints_on_the_page() {
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        eprintln!("SKIPPED the digital puzzle page test: {CHROMIUM} and {CHROMEDRIVER} are needed");
+        return;
+    }
+    let doc = std::fs::read_to_string("docs/FORMAT.md").unwrap();
+    let start = doc
+        .find("name: digital-5x5")
+        .expect("FORMAT.md's digital example");
+    let text = &doc[start..start + doc[start..].find("```").unwrap()];
+    let puzzle = &text[..text.find("solution:").unwrap()];
+    let server = Server::start(&[]);
+    let b = Browser::start();
+    b.go(&format!("http://{}/puzzle", server.addr));
+    b.settle_puzzle();
+    // The paste box sits in a folded panel: filled and opened as its button would.
+    b.run(&format!(
+        "document.getElementById('paste').value = {}; document.getElementById('openpaste').click();",
+        json!(puzzle)
+    ));
+    b.settle_puzzle();
+    let digits = b.run("return [...document.querySelectorAll('#board text.digit')].map(t => t.textContent).join('')");
+    assert_eq!(digits, json!("5691841326847924147537323"));
+    let mut hints = 0;
+    while b.run("return window.broadside.solved") != json!(true) {
+        hints += 1;
+        assert!(hints <= 60, "60 hints and the digital puzzle is not solved");
+        b.click("#hint");
+        b.settle_puzzle();
+    }
+    // Ships where the recorded solution has them: A3-C3, D1-E1, A5 (2 is a ship mark).
+    let marks = b.run("return window.broadside.marks()");
+    let ships: Vec<usize> = marks
+        .as_str()
+        .unwrap()
+        .bytes()
+        .enumerate()
+        .filter(|&(_, m)| m == b'2')
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(ships, [3, 4, 10, 11, 12, 20]);
+    // Every sum met: the numbers are greyed as the page greys a met count.
+    let met = b.run("return document.querySelectorAll('#board text.count.met').length");
+    assert_eq!(met, json!(10));
+    b.screenshot(Path::new("target/puzzle-page-digital.png"));
+}

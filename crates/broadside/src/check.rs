@@ -81,23 +81,38 @@ pub fn layout(spec: &ProblemSpec, layout: &Layout) -> Result<(), Vec<String>> {
             }
         }
     }
+    // A line's number: its ship cells, or in Digital Battleships the sum of their digits.
+    let digital = !spec.digits.is_empty();
+    let (unit, what) = if digital {
+        ("a digit sum of ", "")
+    } else {
+        ("", " ship cells")
+    };
+    let line_total = |cells: &mut dyn Iterator<Item = usize>| -> usize {
+        cells
+            .filter(|&c| owner[c].is_some())
+            .map(|c| {
+                if digital {
+                    usize::from(spec.digits[c])
+                } else {
+                    1
+                }
+            })
+            .sum()
+    };
     for r in 0..d.height {
         if let Some(k) = spec.row_count(r) {
-            let n = (0..d.width)
-                .filter(|&c| owner[d.index(r, c)].is_some())
-                .count();
+            let n = line_total(&mut (0..d.width).map(|c| d.index(r, c)));
             if n != k {
-                errs.push(format!("row {r} has {n} ship cells, not {k}"));
+                errs.push(format!("row {r} has {unit}{n}{what}, not {k}"));
             }
         }
     }
     for c in 0..d.width {
         if let Some(k) = spec.col_count(c) {
-            let n = (0..d.height)
-                .filter(|&r| owner[d.index(r, c)].is_some())
-                .count();
+            let n = line_total(&mut (0..d.height).map(|r| d.index(r, c)));
             if n != k {
-                errs.push(format!("column {c} has {n} ship cells, not {k}"));
+                errs.push(format!("column {c} has {unit}{n}{what}, not {k}"));
             }
         }
     }

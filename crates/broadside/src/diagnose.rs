@@ -76,9 +76,11 @@ impl Problem {
         {
             out.push(Conflict::RowColSums { rows: r, cols: c });
         }
+        // In Digital Battleships the numbers are digit sums: they add up to no number of cells.
         for (what, sum) in [("row", rows_sum), ("column", cols_sum)] {
             if let Some(sum) = sum
                 && sum != fleet_cells
+                && !s.is_digital()
             {
                 out.push(Conflict::FleetSum {
                     what,
@@ -128,7 +130,7 @@ impl Problem {
             out.push(c);
         }
         let lines = [("row", d.height, &s.rows), ("column", d.width, &s.cols)];
-        for (what, n, counts) in lines {
+        for (what, n, counts) in lines.into_iter().filter(|_| !s.is_digital()) {
             for index in 0..n {
                 let Some(count) = counts.get(index).copied().flatten() else {
                     continue;

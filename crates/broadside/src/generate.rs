@@ -20,6 +20,11 @@
 //! 5. With a grade asked for, the result is graded; attempts with fresh layouts continue
 //!    until one has exactly that grade or the time budget runs out.
 //!
+//! A Digital Battleships puzzle (`digital`) draws a digit from 1 to 9 for every cell and gives
+//! each line's sum of digits under the hidden ships in place of its count; the logical rules
+//! count ship cells, so its clues are added where a second solution differs (as for
+//! polyominoes) and it takes no grade.
+//!
 //! The tests re-prove generated puzzles with the SAT engine.
 
 use std::sync::Arc;
@@ -53,6 +58,9 @@ pub struct GenerateOptions {
     pub water: bool,
     /// The grade the puzzle must have; any when `None`.
     pub difficulty: Option<Grade>,
+    /// A Digital Battleships puzzle: digits on the cells, and the lines' numbers their sums
+    /// under the ships.
+    pub digital: bool,
     /// When to give up.
     pub time_limit: Duration,
 }
@@ -68,6 +76,7 @@ impl GenerateOptions {
             segments: true,
             water: true,
             difficulty: None,
+            digital: false,
             time_limit: Duration::from_secs(60),
         }
     }
@@ -229,11 +238,12 @@ pub fn generate<R: Rng + ?Sized>(
     if !empty.conflicts().is_empty() {
         return Err(GenerateError::NoLayout(d));
     }
-    let logic_applies = logic::supports(&empty).is_ok();
+    let logic_applies = logic::supports(&empty).is_ok() && !opts.digital;
     if opts.difficulty.is_some() && !logic_applies {
-        return Err(GenerateError::Request(
-            "difficulty grades are for fleets of straight ships".into(),
-        ));
+        return Err(GenerateError::Request(match opts.digital {
+            true => "difficulty grades come from the logical rules, which count ship cells; a Digital Battleships puzzle takes none".into(),
+            false => "difficulty grades are for fleets of straight ships".into(),
+        }));
     }
     // A fleet that cannot be placed at all would leave rejection drawing until the budget
     // runs out; the enumerator usually proves that at once.
@@ -303,12 +313,19 @@ impl Attempt {
             occupied[c] = true;
         }
         let mut spec = ProblemSpec::empty(d, fleet, Rules::NoTouch);
-        spec.rows = (0..d.height)
-            .map(|r| Some((0..d.width).filter(|&c| occupied[d.index(r, c)]).count()))
+        if opts.digital {
+            spec.digits = (0..d.cells()).map(|_| rng.random_range(1..=9)).collect();
+        }
+        let sum = |cells: &mut dyn Iterator<Item = usize>| -> usize {
+            cells.filter(|&c| occupied[c]).map(|c| spec.weight(c)).sum()
+        };
+        let rows = (0..d.height)
+            .map(|r| Some(sum(&mut (0..d.width).map(|c| d.index(r, c)))))
             .collect();
-        spec.cols = (0..d.width)
-            .map(|c| Some((0..d.height).filter(|&r| occupied[d.index(r, c)]).count()))
+        let cols = (0..d.width)
+            .map(|c| Some(sum(&mut (0..d.height).map(|r| d.index(r, c)))))
             .collect();
+        (spec.rows, spec.cols) = (rows, cols);
         let mut lines: Vec<usize> = (0..d.width + d.height).collect();
         shuffle(&mut lines, rng);
         for &l in &lines[..opts.hidden_counts] {

@@ -49,6 +49,10 @@ pub struct ProblemSpec {
     /// A person's marks on a puzzle, one entry per cell, row-major ([`crate::progress`]).
     /// Empty means none. The engines ignore them; `check` and `hint` read them.
     pub progress: Vec<Know>,
+    /// A digit (0 to 9) on every cell, row-major, for Digital Battleships: a row's or
+    /// column's number is then the sum of the digits under its ship cells, not their count.
+    /// Empty means an ordinary puzzle (every cell weighs one).
+    pub digits: Vec<u8>,
     /// Name and source.
     pub meta: Meta,
 }
@@ -128,6 +132,37 @@ pub enum Invalid {
     /// cells are decided by firing at them.
     #[error("a progress is a puzzle solver's marks; this problem is a game state, with shots")]
     ProgressOnGame,
+    /// Digits given, but not one per cell.
+    #[error("{given} digits for a board of {cells}")]
+    DigitsLength {
+        /// Digits given.
+        given: usize,
+        /// Cells on the board.
+        cells: usize,
+    },
+    /// A digit past 9.
+    #[error("the digit {digit} at {cell} is not 0 to 9")]
+    Digit {
+        /// The cell's name (`A1`).
+        cell: String,
+        /// The digit.
+        digit: u8,
+    },
+    /// Digits given with the shots of a game: Digital Battleships is a puzzle.
+    #[error("digits are a Digital Battleships puzzle's; this problem is a game state, with shots")]
+    DigitsOnGame,
+    /// A line's number larger than the sum of its digits (Digital Battleships).
+    #[error("{what} {name} sums to {sum}, more than its digits' total {most}")]
+    SumTooLarge {
+        /// `row` or `column`.
+        what: &'static str,
+        /// The line's name (`3`, `C`).
+        name: String,
+        /// The sum given.
+        sum: usize,
+        /// The digits' total.
+        most: usize,
+    },
 }
 
 /// Every structural defect of a [`ProblemSpec`], in the order found.
@@ -180,6 +215,7 @@ impl ProblemSpec {
             solution: None,
             observations: Observations::default(),
             progress: Vec::new(),
+            digits: Vec::new(),
             meta: Meta::default(),
         }
     }
@@ -192,6 +228,18 @@ impl ProblemSpec {
     /// A person's mark at a cell ([`Know::Unknown`] where there is none).
     pub fn mark(&self, cell: usize) -> Know {
         self.progress.get(cell).copied().unwrap_or(Know::Unknown)
+    }
+
+    /// Whether this is a Digital Battleships puzzle: digits on the cells, and the row and
+    /// column numbers their sums under the ships.
+    pub fn is_digital(&self) -> bool {
+        !self.digits.is_empty()
+    }
+
+    /// What `cell` adds to its row's and column's numbers when it holds a ship: its digit in
+    /// Digital Battleships, else 1.
+    pub fn weight(&self, cell: usize) -> usize {
+        self.digits.get(cell).map_or(1, |&d| usize::from(d))
     }
 
     /// The row count of `row`, if given.
@@ -231,6 +279,57 @@ impl ProblemSpec {
         })
     }
 
+    /// The checks of a Digital Battleships puzzle's digits: one a cell, each 0 to 9, no line's
+    /// number past its digits' total, and no shots.
+    fn check_digits(&self, errs: &mut Vec<Invalid>) {
+        let d = self.dims;
+        if self.digits.len() != d.cells() {
+            errs.push(Invalid::DigitsLength {
+                given: self.digits.len(),
+                cells: d.cells(),
+            });
+            return;
+        }
+        for (c, &digit) in self.digits.iter().enumerate() {
+            if digit > 9 {
+                errs.push(Invalid::Digit {
+                    cell: d.cell_name(c),
+                    digit,
+                });
+            }
+        }
+        if !self.observations.shots.is_empty() {
+            errs.push(Invalid::DigitsOnGame);
+        }
+        let total = |cells: &mut dyn Iterator<Item = usize>| cells.map(|c| self.weight(c)).sum();
+        for (row, c) in self.rows.iter().enumerate().take(d.height) {
+            let most = total(&mut (0..d.width).map(|col| d.index(row, col)));
+            if let Some(sum) = *c
+                && sum > most
+            {
+                errs.push(Invalid::SumTooLarge {
+                    what: "row",
+                    name: (row + 1).to_string(),
+                    sum,
+                    most,
+                });
+            }
+        }
+        for (col, c) in self.cols.iter().enumerate().take(d.width) {
+            let most = total(&mut (0..d.height).map(|row| d.index(row, col)));
+            if let Some(sum) = *c
+                && sum > most
+            {
+                errs.push(Invalid::SumTooLarge {
+                    what: "column",
+                    name: crate::geom::column_name(col),
+                    sum,
+                    most,
+                });
+            }
+        }
+    }
+
     /// The structural checks of [`ProblemSpec::build`], with the facts the shots imply.
     fn check(&self) -> Result<ShotFacts, Vec<Invalid>> {
         let mut errs = Vec::new();
@@ -259,9 +358,13 @@ impl ProblemSpec {
                 cells: d.cells(),
             });
         }
+        if !self.digits.is_empty() {
+            self.check_digits(&mut errs);
+        }
         for (row, c) in self.rows.iter().enumerate() {
             if let Some(count) = *c
                 && count > d.width
+                && self.digits.is_empty()
             {
                 errs.push(Invalid::RowCountTooLarge {
                     row,
@@ -273,6 +376,7 @@ impl ProblemSpec {
         for (col, c) in self.cols.iter().enumerate() {
             if let Some(count) = *c
                 && count > d.height
+                && self.digits.is_empty()
             {
                 errs.push(Invalid::ColCountTooLarge {
                     col,
@@ -400,7 +504,10 @@ fn placement_allowed(spec: &ProblemSpec, p: &Placement) -> bool {
             if p.cells[..i].iter().any(|&c| line(c) == l) {
                 return true;
             }
-            count(l).is_none_or(|k| p.cells[i..].iter().filter(|&&c| line(c) == l).count() <= k)
+            count(l).is_none_or(|k| {
+                let weight = p.cells[i..].iter().filter(|&&c| line(c) == l);
+                weight.map(|&c| spec.weight(c)).sum::<usize>() <= k
+            })
         })
     };
     (spec.rows.is_empty() || fits(&|c| d.row_col(c).0, &|r| spec.row_count(r)))

@@ -47,6 +47,10 @@ pub struct Args {
     /// The grade every puzzle must have: easy, medium, hard or extreme (default: any).
     #[arg(long)]
     difficulty: Option<Grade>,
+    /// Digital Battleships: a digit 1 to 9 on every cell, and each row's and column's number
+    /// the sum of the digits under its ships (takes no --difficulty).
+    #[arg(long)]
+    digital: bool,
     /// Give up on a puzzle after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value = "60")]
     time_limit: f64,
@@ -64,6 +68,7 @@ pub fn run(args: &Args) -> Result<bool> {
     opts.segments = !args.no_segments;
     opts.water = !args.no_water;
     opts.difficulty = args.difficulty;
+    opts.digital = args.digital;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -81,9 +86,10 @@ pub fn run(args: &Args) -> Result<bool> {
                 return Ok(false);
             }
         };
+        let kind = if args.digital { "digital-" } else { "" };
         let name = match args.difficulty {
-            Some(g) => format!("gen-{size}-{g}-s{seed}-{}", i + 1),
-            None => format!("gen-{size}-s{seed}-{}", i + 1),
+            Some(g) => format!("gen-{kind}{size}-{g}-s{seed}-{}", i + 1),
+            None => format!("gen-{kind}{size}-s{seed}-{}", i + 1),
         };
         spec.meta = generate::meta(name.clone(), seed, args.difficulty);
         let text = format::text::print(&spec);

@@ -143,11 +143,19 @@ impl Options {
 
 /// A problem's label in messages: its name, or its size, fleet and rules.
 pub fn label(p: &Problem) -> String {
-    p.spec()
-        .meta
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{} {} {}", p.dims(), p.fleet().describe(), p.rules()))
+    p.spec().meta.name.clone().unwrap_or_else(|| {
+        let digital = if p.spec().is_digital() {
+            " digital"
+        } else {
+            ""
+        };
+        format!(
+            "{} {} {}{digital}",
+            p.dims(),
+            p.fleet().describe(),
+            p.rules()
+        )
+    })
 }
 
 /// Builds a problem, naming it (when it has a name) in the error.

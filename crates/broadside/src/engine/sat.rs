@@ -160,15 +160,22 @@ pub fn encode(problem: &Problem, f: &mut impl ExtendFormula) -> (Vec<Vec<Lit>>, 
         exactly(f, &pvars[ty], t.count);
     }
     let spec = problem.spec();
+    // A line's number counts its ship cells, or in Digital Battleships sums their digits: a
+    // cell's literal then enters the counter once per unit of its digit (a pseudo-Boolean
+    // sum in unary; the counter's auxiliaries stay defined, so models are not multiplied).
+    let weighted = |line: &mut dyn Iterator<Item = usize>| -> Vec<Lit> {
+        line.flat_map(|c| std::iter::repeat_n(cells[c], spec.weight(c)))
+            .collect()
+    };
     for r in 0..d.height {
         if let Some(k) = spec.row_count(r) {
-            let line: Vec<Lit> = (0..d.width).map(|c| cells[d.index(r, c)]).collect();
+            let line = weighted(&mut (0..d.width).map(|c| d.index(r, c)));
             exactly(f, &line, k);
         }
     }
     for c in 0..d.width {
         if let Some(k) = spec.col_count(c) {
-            let line: Vec<Lit> = (0..d.height).map(|r| cells[d.index(r, c)]).collect();
+            let line = weighted(&mut (0..d.height).map(|r| d.index(r, c)));
             exactly(f, &line, k);
         }
     }

@@ -330,6 +330,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         solution: None,
         observations: Default::default(),
         progress: Vec::new(),
+        digits: Vec::new(),
         meta: Meta::default(),
     })
 }

@@ -66,6 +66,10 @@ pub struct JsonProblem {
     /// A person's marks, one string per row of `.`, `~` and `*` (segment symbols read as `*`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub progress: Vec<String>,
+    /// Digital Battleships: one string per row of its cells' digits (`"716265"`, spaces
+    /// allowed); `rows` and `cols` are then sums of the digits under the ships.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub digits: Vec<String>,
     /// A solution in the layout grid form.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub solution: Vec<String>,
@@ -109,6 +113,11 @@ impl JsonProblem {
                 .map(|s| crate::observe::print_shot(d, &spec.fleet, s))
                 .collect(),
             progress: crate::progress::rows(&spec.progress, d.width),
+            digits: spec
+                .digits
+                .chunks(d.width)
+                .map(|row| row.iter().map(u8::to_string).collect())
+                .collect(),
             solution: spec
                 .solution
                 .as_ref()
@@ -195,6 +204,32 @@ impl JsonProblem {
                 }
             }
         }
+        let mut digits = Vec::new();
+        if !self.digits.is_empty() {
+            if self.digits.len() != dims.height {
+                return Err(format!(
+                    "digits: {} rows for a height of {}",
+                    self.digits.len(),
+                    dims.height
+                ));
+            }
+            for (r, row) in self.digits.iter().enumerate() {
+                let syms: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+                if syms.len() != dims.width {
+                    return Err(format!(
+                        "digits row {r}: {} digits for a width of {}",
+                        syms.len(),
+                        dims.width
+                    ));
+                }
+                for ch in syms {
+                    let digit = ch.to_digit(10).ok_or_else(|| {
+                        format!("digits row {r}: expected a digit 0 to 9, found {ch:?}")
+                    })?;
+                    digits.push(digit as u8);
+                }
+            }
+        }
         let solution = if self.solution.is_empty() {
             None
         } else {
@@ -231,6 +266,7 @@ impl JsonProblem {
             solution,
             observations,
             progress,
+            digits,
             meta: Meta {
                 name: self.name,
                 source: self.source,

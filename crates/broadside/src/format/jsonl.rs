@@ -92,6 +92,7 @@ fn record(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
         solution,
         observations: Default::default(),
         progress: Vec::new(),
+        digits: Vec::new(),
         meta: Meta {
             name: r.id,
             source: r.source,

@@ -494,6 +494,7 @@ fn parse_line(line: &str, ln: usize) -> Result<ProblemSpec, ParseError> {
         solution: None,
         observations: Default::default(),
         progress: Vec::new(),
+        digits: Vec::new(),
         meta: Default::default(),
     };
     super::described(spec, ln)
@@ -593,6 +594,11 @@ pub fn write(spec: &ProblemSpec) -> Result<String, Unwritable> {
     if !spec.observations.shots.is_empty() {
         return Err(Unwritable(
             "a game record (shots) is not a puzzle; puzz.link holds counts and clues only".into(),
+        ));
+    }
+    if spec.is_digital() {
+        return Err(Unwritable(
+            "puzz.link's Battleship has no digits; this is a Digital Battleships puzzle".into(),
         ));
     }
     let d = spec.dims;

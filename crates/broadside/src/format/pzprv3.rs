@@ -274,6 +274,7 @@ pub fn parse(content: &str) -> Result<ProblemSpec, ParseError> {
         } else {
             progress
         },
+        digits: Vec::new(),
         meta: Meta::default(),
     };
     super::described(spec, 1)
@@ -294,6 +295,11 @@ pub fn write(spec: &ProblemSpec) -> Result<String, Unwritable> {
     }
     if !spec.observations.shots.is_empty() {
         return Err(Unwritable("a game record (shots) is not a puzzle".into()));
+    }
+    if spec.is_digital() {
+        return Err(Unwritable(
+            "pzprjs's Battleship has no digits; this is a Digital Battleships puzzle".into(),
+        ));
     }
     let d = spec.dims;
     let mut out = format!("pzprv3\nbattleship\n{}\n{}\n", d.height, d.width);

@@ -35,6 +35,25 @@
 //! person's marks on a puzzle, one line per row of the grid's symbols (`.` nothing yet, `~`
 //! water, `*` or a segment symbol a ship cell; see [`crate::progress`]), written back with `*`
 //! for every ship cell. `solution:` gives a layout in the [`Layout`] grid form.
+//!
+//! `digits:` makes the puzzle a Digital Battleships one: one line per row of its digits
+//! (0 to 9), separated by spaces or written together; the numbers beside the rows and above
+//! the columns are then the sums of the digits under each line's ship cells.
+//!
+//! ```text
+//! size: 3x3
+//! fleet: 2 1
+//! rules: no-touch
+//! grid:
+//!      7 1 5
+//!   8  . . .
+//!   0  . . .
+//!   5  . . .
+//! digits:
+//!   7 1 4
+//!   2 5 3
+//!   4 6 5
+//! ```
 
 use crate::clue::Clue;
 use crate::fleet::Fleet;
@@ -55,6 +74,7 @@ enum Section {
     Solution,
     Shots,
     Progress,
+    Digits,
 }
 
 /// Parses one problem in the text format.
@@ -103,6 +123,10 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
     // Where `progress:` was written, and how many rows followed it.
     let mut progress_at: Option<usize> = None;
     let mut progress_rows = 0;
+    let mut digits: Vec<u8> = Vec::new();
+    // Where `digits:` was written, and how many rows followed it.
+    let mut digits_at: Option<usize> = None;
+    let mut digit_rows = 0;
     let mut sinking = Sinking::None;
     let mut last_line = 0;
     // Header keys given so far, with their lines.
@@ -130,6 +154,18 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
             section = Section::Solution;
             continue;
         }
+        if lower == "digits:" {
+            if let Some(first) = digits_at {
+                return Err(ParseError::new(
+                    ln,
+                    indent + 1,
+                    format!("'digits:' is given twice (first on line {first})"),
+                ));
+            }
+            section = Section::Digits;
+            digits_at = Some(ln);
+            continue;
+        }
         if lower == "progress:" {
             if let Some(first) = progress_at {
                 return Err(ParseError::new(
@@ -148,7 +184,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                     return Err(ParseError::new(
                         ln,
                         indent + 1,
-                        "expected 'key: value', 'grid:', 'shots:', 'progress:' or 'solution:'",
+                        "expected 'key: value', 'grid:', 'shots:', 'digits:', 'progress:' or 'solution:'",
                     ));
                 };
                 let vcol =
@@ -325,6 +361,50 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                 progress.extend(cells);
                 progress_rows += 1;
             }
+            Section::Digits => {
+                let d = dims
+                    .ok_or_else(|| ParseError::new(ln, 1, "'size:' must come before 'digits:'"))?;
+                if digit_rows == d.height {
+                    return Err(ParseError::new(
+                        ln,
+                        indent + 1,
+                        format!("more than {} rows of digits", d.height),
+                    ));
+                }
+                let mut row = Vec::with_capacity(d.width);
+                for (col, tok) in tokenize(line) {
+                    for (k, ch) in tok.chars().enumerate() {
+                        if row.len() == d.width {
+                            return Err(ParseError::new(
+                                ln,
+                                col + k,
+                                format!("expected {} digits in this row", d.width),
+                            ));
+                        }
+                        let digit = ch.to_digit(10).ok_or_else(|| {
+                            ParseError::new(
+                                ln,
+                                col + k,
+                                format!("expected a digit 0 to 9, found {ch:?}"),
+                            )
+                        })?;
+                        row.push(digit as u8);
+                    }
+                }
+                if row.len() != d.width {
+                    return Err(ParseError::new(
+                        ln,
+                        line.chars().count() + 1,
+                        format!(
+                            "expected {} digits in this row, found {}",
+                            d.width,
+                            row.len()
+                        ),
+                    ));
+                }
+                digits.extend(row);
+                digit_rows += 1;
+            }
             Section::Solution => solution_rows.push((trimmed.to_string(), ln)),
             Section::Shots => shot_lines.push((trimmed.to_string(), ln, indent)),
         }
@@ -354,6 +434,18 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
             1,
             format!(
                 "the progress has {progress_rows} rows for a height of {}",
+                dims.height
+            ),
+        ));
+    }
+    if let Some(at) = digits_at
+        && digit_rows != dims.height
+    {
+        return Err(ParseError::new(
+            at,
+            1,
+            format!(
+                "the digits have {digit_rows} rows for a height of {}",
                 dims.height
             ),
         ));
@@ -398,6 +490,7 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         solution,
         observations: Observations { sinking, shots },
         progress,
+        digits,
         meta,
     };
     // A problem the parser read but that describes no board: say where, as for a typo.
@@ -418,6 +511,21 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         Invalid::EmptyFleet => (fline, fcol),
         Invalid::Solution(_) => (solution_rows[0].1, 1),
         Invalid::ProgressOnGame | Invalid::ProgressLength { .. } => (progress_at.unwrap_or(1), 1),
+        Invalid::DigitsOnGame | Invalid::Digit { .. } | Invalid::DigitsLength { .. } => {
+            (digits_at.unwrap_or(1), 1)
+        }
+        Invalid::SumTooLarge { what, name, .. } => match *what {
+            "row" => name
+                .parse::<usize>()
+                .ok()
+                .and_then(|r| r.checked_sub(1))
+                .and_then(|r| row_at.get(r).copied())
+                .unwrap_or((1, 1)),
+            _ => (0..dims.width)
+                .find(|&c| crate::geom::column_name(c) == *name)
+                .and_then(|c| col_count_at.get(c).copied())
+                .unwrap_or((1, 1)),
+        },
         // The second shot at a cell fired at twice; the shot at the cell otherwise.
         Invalid::Shots(e @ ShotError::Twice(_)) => e
             .cell()
@@ -534,6 +642,14 @@ pub fn print(spec: &ProblemSpec) -> String {
         out.push_str("shots:\n");
         for shot in &spec.observations.shots {
             out.push_str(&print_shot(spec.dims, &spec.fleet, shot));
+            out.push('\n');
+        }
+    }
+    if !spec.digits.is_empty() {
+        out.push_str("digits:\n");
+        for row in spec.digits.chunks(spec.dims.width) {
+            let spaced: Vec<String> = row.iter().map(u8::to_string).collect();
+            out.push_str(&spaced.join(" "));
             out.push('\n');
         }
     }

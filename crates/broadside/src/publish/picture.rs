@@ -106,6 +106,18 @@ fn piece(x: f64, y: f64, s: f64, kind: Option<Segment>, joins: Joins, fill: &str
     }
 }
 
+/// A cell filled with `fill`: water in a Digital Battleships picture, where a wave would run
+/// into the cell's digit.
+fn shade(x: f64, y: f64, s: f64, fill: &str) -> String {
+    format!(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\"/>",
+        num(x),
+        num(y),
+        num(s),
+        num(s)
+    )
+}
+
 /// A wave: water, as the books mark it.
 fn wave(x: f64, y: f64, s: f64, stroke: &str) -> String {
     let a = s * 0.1;
@@ -251,7 +263,12 @@ pub fn picture(spec: &ProblemSpec, opts: &PictureOptions) -> Picture {
     let caption_h = if opts.caption.is_some() { s * 1.1 } else { 0.0 };
     let (x0, y0) = (margin, margin + caption_h);
     let (gw, gh) = (d.width as f64 * s, d.height as f64 * s);
-    let counts_w = if spec.rows.is_empty() { 0.0 } else { s * 1.0 };
+    // Digital Battleships' sums may take three digits.
+    let counts_w = match (spec.rows.is_empty(), spec.is_digital()) {
+        (true, _) => 0.0,
+        (false, false) => s,
+        (false, true) => s * 1.4,
+    };
     let counts_h = if spec.cols.is_empty() { 0.0 } else { s * 1.0 };
     let font = s * 0.62;
     let mut body = String::new();
@@ -337,6 +354,10 @@ pub fn picture(spec: &ProblemSpec, opts: &PictureOptions) -> Picture {
                 ));
                 continue;
             }
+            Some(Clue::Water) if spec.is_digital() => {
+                body.push_str(&shade(x, y, s, "#d0d0d0"));
+                continue;
+            }
             Some(Clue::Water) => {
                 body.push_str(&wave(x, y, s, GIVEN));
                 continue;
@@ -369,13 +390,27 @@ pub fn picture(spec: &ProblemSpec, opts: &PictureOptions) -> Picture {
         }
         if !decided[c] || !ship[c] {
             if decided[c] && !ship[c] && ink[c] == FOUND && opts.progress {
-                body.push_str(&wave(x, y, s, FOUND));
+                body.push_str(&match spec.is_digital() {
+                    true => shade(x, y, s, "#ececec"),
+                    false => wave(x, y, s, FOUND),
+                });
             }
             continue;
         }
         let (kind, joins) = shaped(d, c, &|n| ship[n], &|n| !decided[n]);
         let kind = if straight { kind } else { None };
         body.push_str(&piece(x, y, s, kind, joins, ink[c]));
+    }
+    // Digital Battleships: each cell's digit, white on a ship piece.
+    for (c, digit) in spec.digits.iter().enumerate() {
+        let (x, y) = cell_xy(c);
+        let fill = if decided[c] && ship[c] { "#fff" } else { GIVEN };
+        body.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{fill}\">{digit}</text>",
+            num(x + s / 2.0),
+            num(y + s * 0.5 + font * 0.3),
+            num(font * 0.85)
+        ));
     }
     for &(c, distance) in &misses {
         let (x, y) = cell_xy(c);

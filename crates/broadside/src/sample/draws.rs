@@ -28,9 +28,14 @@ pub(super) struct Masks {
     must: Vec<u64>,
     /// Each any-of ring: a layout covers at least one of its cells.
     rings: Vec<Vec<u64>>,
-    /// Each row or column with a count: its cells and how many of them ships cover.
-    lines: Vec<(Vec<u64>, u32)>,
+    /// Each row or column with a count: its cells by weight, and the weighted number of them
+    /// ships cover.
+    lines: Vec<(Vec<Weighed>, u32)>,
 }
+
+/// Cells of a line that weigh the same: one part of weight 1, or in Digital Battleships a part
+/// per digit.
+type Weighed = (u32, Vec<u64>);
 
 /// What an attempt keeps between attempts: the taken and covered cells, and the placements
 /// chosen.
@@ -71,16 +76,31 @@ impl Masks {
                 .collect()
         };
         let spec = problem.spec();
+        let parts = |cells: Vec<usize>| -> Vec<(u32, Vec<u64>)> {
+            let weights: std::collections::BTreeSet<usize> =
+                cells.iter().map(|&c| spec.weight(c)).collect();
+            weights
+                .into_iter()
+                .filter(|&w| w > 0)
+                .map(|w| {
+                    let of_weight = cells.iter().copied().filter(|&c| spec.weight(c) == w);
+                    (w as u32, row_of(words, of_weight))
+                })
+                .collect()
+        };
         let mut lines = Vec::new();
         for r in 0..d.height {
             if let Some(k) = spec.row_count(r) {
-                lines.push((row_of(words, (0..d.width).map(|c| d.index(r, c))), k as u32));
+                lines.push((
+                    parts((0..d.width).map(|c| d.index(r, c)).collect()),
+                    k as u32,
+                ));
             }
         }
         for c in 0..d.width {
             if let Some(k) = spec.col_count(c) {
                 lines.push((
-                    row_of(words, (0..d.height).map(|r| d.index(r, c))),
+                    parts((0..d.height).map(|r| d.index(r, c)).collect()),
                     k as u32,
                 ));
             }
@@ -143,10 +163,16 @@ impl Masks {
             .zip(covered.iter())
             .all(|(m, c)| m & !c == 0)
             && self.rings.iter().all(|ring| meets(ring))
-            && self.lines.iter().all(|(line, k)| {
-                line.iter()
-                    .zip(covered.iter())
-                    .map(|(l, c)| (l & c).count_ones())
+            && self.lines.iter().all(|(parts, k)| {
+                parts
+                    .iter()
+                    .map(|(w, line)| {
+                        w * line
+                            .iter()
+                            .zip(covered.iter())
+                            .map(|(l, c)| (l & c).count_ones())
+                            .sum::<u32>()
+                    })
                     .sum::<u32>()
                     == *k
             });

@@ -538,12 +538,24 @@ impl Sampler {
                 .iter()
                 .all(|ring| ring.iter().any(|&c| covered(c)))
             && (0..d.height).all(|r| {
-                spec.row_count(r)
-                    .is_none_or(|k| (0..d.width).filter(|&c| covered(d.index(r, c))).count() == k)
+                spec.row_count(r).is_none_or(|k| {
+                    let cells = (0..d.width).map(|c| d.index(r, c));
+                    cells
+                        .filter(|&c| covered(c))
+                        .map(|c| spec.weight(c))
+                        .sum::<usize>()
+                        == k
+                })
             })
             && (0..d.width).all(|c| {
-                spec.col_count(c)
-                    .is_none_or(|k| (0..d.height).filter(|&r| covered(d.index(r, c))).count() == k)
+                spec.col_count(c).is_none_or(|k| {
+                    let cells = (0..d.height).map(|r| d.index(r, c));
+                    cells
+                        .filter(|&c| covered(c))
+                        .map(|c| spec.weight(c))
+                        .sum::<usize>()
+                        == k
+                })
             })
     }
 }

@@ -6,6 +6,7 @@
 mod common;
 
 mod cross_engine;
+mod digital;
 mod dp;
 mod external_puzzles;
 mod fast_path;

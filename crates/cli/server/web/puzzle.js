@@ -109,6 +109,8 @@ function open(entry, hash) {
     const row = p.grid ? [...p.grid[r].replace(/\s/g, "")] : [];
     for (let c = 0; c < S.w; c++) S.clue.push(row[c] && row[c] !== "." ? row[c] : null);
   }
+  // Digital Battleships: a digit on each cell, and the lines' numbers sums of digits.
+  S.digits = p.digits ? p.digits.flatMap((row) => [...row.replace(/\s/g, "")].map(Number)) : null;
   S.key = keyOf(entry);
   let kept = null;
   try { kept = JSON.parse(localStorage.getItem("broadside.progress." + S.key) || "null"); } catch (e) { /* a damaged record: start afresh */ }
@@ -295,11 +297,13 @@ function wave(g, x, y, stroke) {
   }, g);
 }
 
-// Ship cells per line, and whether each line's count is met, exceeded, or out of reach.
+// Ship cells per line (their digits' sum in Digital Battleships), and whether each line's
+// number is met, exceeded, or out of reach.
 function lineState(cells, count) {
   if (count === null || count === undefined) return "";
   let ships = 0, open = 0;
-  for (const i of cells) { const k = known(i); if (k === SHIP) ships++; else if (k === OPEN) open++; }
+  const weight = (i) => (S.digits ? S.digits[i] : 1);
+  for (const i of cells) { const k = known(i); if (k === SHIP) ships += weight(i); else if (k === OPEN) open += weight(i); }
   if (ships > count || ships + open < count) return "over";
   return ships === count ? "met" : "";
 }
@@ -322,11 +326,17 @@ function draw() {
     else if (S.lit.has(i)) bg = "#fff2b3";
     const cell = el("rect", { x, y, width: C, height: C, fill: bg, class: "cell", "data-cell": name(i) }, grid);
     cell.dataset.state = k === SHIP ? "ship" : k === WATER ? "water" : "open";
-    if (s === "~") wave(grid, x, y, "#27507a");
-    else if (k === WATER && s === null) wave(grid, x, y, "#7aa7cf");
+    // A digit takes the cell's middle: water is its tint alone.
+    if (s === "~" && !S.digits) wave(grid, x, y, "#27507a");
+    else if (k === WATER && s === null && !S.digits) wave(grid, x, y, "#7aa7cf");
     if (k === SHIP) {
       const sh = shapeOf(i);
       piece(grid, x, y, sh.kind, sh.joins, s === null ? (S.wrong.has(i) ? "#b3262d" : "#2f6db5") : "#1b1f24");
+    }
+    if (S.digits) {
+      const d = el("text", { x: x + C / 2, y: y + C / 2, class: "digit", fill: k === SHIP ? "#fff" : "#1b1f24",
+        "text-anchor": "middle", "dominant-baseline": "central" }, grid);
+      d.textContent = S.digits[i];
     }
   }
   // The grid lines over the cells, the outer frame heavier.

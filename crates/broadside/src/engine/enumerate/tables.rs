@@ -106,6 +106,9 @@ pub(super) struct Tables<const N: usize> {
     pub(super) required: Bits<N>,
     pub(super) caps: Vec<Option<u16>>,
     pub(super) line_masks: Vec<Bits<N>>,
+    /// Digital Battleships: per line, each digit its cells have (past 0) and those cells;
+    /// empty otherwise (every cell weighs one).
+    pub(super) line_digits: Vec<Vec<(u16, Bits<N>)>>,
     pub(super) has_caps: bool,
     /// For each cell, the placements covering it.
     pub(super) cover: Vec<Vec<(u16, u32)>>,
@@ -173,6 +176,25 @@ impl<const N: usize> Tables<N> {
             line_masks.push(Bits::from_cells((0..d.height).map(|r| d.index(r, c))));
         }
         let has_caps = caps.iter().any(Option::is_some);
+        let line_digits = if spec.is_digital() {
+            line_masks
+                .iter()
+                .map(|m: &Bits<N>| {
+                    (1..=9)
+                        .map(|w| {
+                            (
+                                w,
+                                m.iter().filter(move |&c| spec.weight(c) == usize::from(w)),
+                            )
+                        })
+                        .map(|(w, cells)| (w, Bits::from_cells(cells)))
+                        .filter(|(_, b)| !b.is_empty())
+                        .collect()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut cover = vec![Vec::new(); d.cells()];
         let mut types = Vec::new();
         for (ty, t) in problem.fleet().types().iter().enumerate() {
@@ -218,9 +240,11 @@ impl<const N: usize> Tables<N> {
                         if caps[line].is_none() {
                             continue;
                         }
+                        // A cell adds its digit in Digital Battleships, else 1.
+                        let w = spec.weight(c) as u16;
                         match deltas.iter_mut().find(|x| x.0 as usize == line) {
-                            Some(x) => x.1 += 1,
-                            None => deltas.push((line as u16, 1)),
+                            Some(x) => x.1 += w,
+                            None => deltas.push((line as u16, w)),
                         }
                     }
                 }
@@ -250,6 +274,7 @@ impl<const N: usize> Tables<N> {
             required,
             caps,
             line_masks,
+            line_digits,
             has_caps,
             cover,
             any_of: problem
@@ -357,6 +382,9 @@ impl<const N: usize> Tables<N> {
                 .zip(&self.types)
                 .map(|(r, t)| r * t.size)
                 .sum();
+            if !self.line_digits.is_empty() {
+                return self.digits_viable(st, avail, rem_cells);
+            }
             for (l, cap) in self.caps.iter().enumerate() {
                 if let Some(cap) = cap {
                     let need = (cap - st.used[l]) as u32;
@@ -367,6 +395,22 @@ impl<const N: usize> Tables<N> {
             }
         }
         true
+    }
+
+    /// The lines' part of [`Tables::viable`] in Digital Battleships: each line's sum still
+    /// within reach of the digits of its open cells, and of the ship cells left (9 each at
+    /// most).
+    fn digits_viable(&self, st: &State<N>, avail: Bits<N>, rem_cells: usize) -> bool {
+        self.caps.iter().enumerate().all(|(l, cap)| {
+            cap.is_none_or(|cap| {
+                let need = u32::from(cap - st.used[l]);
+                let room: u32 = self.line_digits[l]
+                    .iter()
+                    .map(|&(w, cells)| u32::from(w) * (avail & cells).len())
+                    .sum();
+                need as usize <= 9 * rem_cells && need <= room
+            })
+        })
     }
 
     /// Whether a node with no ship left is a solution.
