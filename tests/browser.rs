@@ -635,4 +635,30 @@ fn a_digital_puzzle_is_solved_by_hints_on_the_page() {
     let met = b.run("return document.querySelectorAll('#board text.count.met').length");
     assert_eq!(met, json!(10));
     b.screenshot(Path::new("target/puzzle-page-digital.png"));
+    // A digital puzzle generated on the page: the one `generate --digital --seed 5` prints.
+    b.type_into("#gsize", "6x6");
+    b.type_into("#gseed", "5");
+    b.run("document.getElementById('gdigital').checked = true;");
+    b.click("#generate");
+    b.settle_puzzle();
+    let title = b.run("return document.getElementById('pname').textContent");
+    assert!(
+        title.as_str().unwrap().starts_with("gen-digital-6x6-s5-1"),
+        "{title}"
+    );
+    let digits = b.run("return [...document.querySelectorAll('#board text.digit')].map(t => t.textContent).join('')");
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_broadside"))
+        .args(["generate", "--size", "6x6", "--digital", "--seed", "5"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(cli.stdout).unwrap();
+    let from_cli: String = text
+        .split("digits:\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .take(6)
+        .flat_map(|l| l.split_whitespace())
+        .collect();
+    assert_eq!(digits, json!(from_cli));
 }

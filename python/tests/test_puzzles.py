@@ -116,3 +116,31 @@ def test_hints_applied_in_python_reach_the_solution():
     truth = np.array([[c == "*" for c in row] for row in _solution_marks(g).split("\n")])
     clues = g.grid()
     assert ((np.where(clues == 0, marks, clues) == 2) == truth).all()
+
+
+def _digital_example() -> str:
+    """docs/FORMAT.md's Digital Battleships example, without its solution."""
+    doc = (REPO / "docs" / "FORMAT.md").read_text()
+    start = doc.index("name: digital-5x5")
+    return doc[start : doc.index("solution:", start)]
+
+
+def test_a_digital_puzzle_is_solved_counted_and_hinted():
+    g = broadside.Game.parse(_digital_example(), name="digital.txt")
+    assert g.count() == 1
+    assert g.count(engine="sat") == 1
+    assert g.solve() == ["...<>", ".....", "<m>..", ".....", "o...."]
+    # The rules count ship cells: hints are search steps, and they reach the solution.
+    marks = np.zeros(g.shape, dtype=np.int8)
+    for _ in range(25):
+        h = g.hint(marks)
+        if h["solved"]:
+            break
+        step = h["step"]
+        assert step["search"]
+        for code, cells in ((2, step["ship"]), (1, step["water"])):
+            for name in cells:
+                marks[int(name[1:]) - 1, ord(name[0]) - ord("A")] = code
+    assert g.check(marks)["solved"]
+    with pytest.raises(ValueError, match="Digital Battleships"):
+        g.count(engine="dp")

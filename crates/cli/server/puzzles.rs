@@ -298,6 +298,11 @@ pub fn generate(server: &Server, q: &HashMap<String, String>) -> Reply {
             Err(e) => return Reply::error(400, format!("difficulty: {e}")),
         }
     }
+    opts.digital = match q.get("digital").map(String::as_str) {
+        None | Some("" | "0" | "false") => false,
+        Some("1" | "true") => true,
+        Some(v) => return Reply::error(400, format!("digital: expected 1 or 0, not {v:?}")),
+    };
     let seed = match q.get("seed").map_or(Ok(0), |s| s.trim().parse::<u64>()) {
         Ok(s) => s,
         Err(_) => return Reply::error(400, "seed: expected a whole number from 0"),
@@ -306,9 +311,10 @@ pub fn generate(server: &Server, q: &HashMap<String, String>) -> Reply {
     match generate::generate(&opts, &mut rng) {
         Ok(mut spec) => {
             // The name `broadside generate --seed SEED` gives its first puzzle: the same one.
+            let kind = if opts.digital { "digital-" } else { "" };
             let name = match opts.difficulty {
-                Some(g) => format!("gen-{dims}-{g}-s{seed}-1"),
-                None => format!("gen-{dims}-s{seed}-1"),
+                Some(g) => format!("gen-{kind}{dims}-{g}-s{seed}-1"),
+                None => format!("gen-{kind}{dims}-s{seed}-1"),
             };
             spec.meta = generate::meta(name, seed, opts.difficulty);
             loaded(None, None, &spec)

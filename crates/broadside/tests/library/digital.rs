@@ -220,7 +220,7 @@ fn digital_defects_say_where_and_what_cannot_take_digits_says_why() {
         .unwrap()
         .unwrap();
     let e = Engine::Dp.count(&p, &CountOptions::default()).unwrap_err();
-    assert!(e.to_string().contains("dp"), "{e}");
+    assert!(e.to_string().contains("Digital Battleships"), "{e}");
     let e = answer::explain(&p, &Options::new())
         .unwrap_err()
         .to_string();

@@ -181,6 +181,8 @@ async function generate() {
   if (!$("gseed").value.trim()) $("gseed").value = String(Math.floor(Math.random() * 1e6));
   const q = new URLSearchParams({ size: size.replace(/\s/g, ""), difficulty: $("gdiff").value, seed: $("gseed").value.trim() });
   if ($("gfleet").value.trim()) q.set("fleet", $("gfleet").value.trim());
+  // A digital puzzle's numbers are sums the rules do not grade: any grade.
+  if ($("gdigital").checked) { q.set("digital", "1"); q.set("difficulty", "any"); }
   say("Generating a puzzle with a unique solution…");
   showError("");
   $("generate").disabled = true;

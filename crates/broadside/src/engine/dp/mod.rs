@@ -87,6 +87,9 @@ pub enum DpUnsupported {
     /// Row or column counts constrain whole lines.
     #[error("row and column counts are global constraints")]
     Counts,
+    /// A Digital Battleships puzzle's lines are sums of digits, global constraints too.
+    #[error("a Digital Battleships puzzle's row and column sums are global constraints")]
+    Digital,
     /// A polyomino ship.
     #[error("the fleet has a ship that is not straight")]
     Polyomino,
@@ -133,7 +136,10 @@ impl DpEngine {
     pub fn new(problem: &Problem) -> Result<Self, DpUnsupported> {
         let spec = problem.spec();
         if spec.rows.iter().chain(&spec.cols).any(Option::is_some) {
-            return Err(DpUnsupported::Counts);
+            return Err(match spec.is_digital() {
+                true => DpUnsupported::Digital,
+                false => DpUnsupported::Counts,
+            });
         }
         if !problem.any_of().is_empty() {
             return Err(DpUnsupported::Sonar);
