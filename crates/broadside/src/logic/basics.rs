@@ -73,22 +73,24 @@ impl Solver {
         }
         for line in &self.lines {
             let Some(k) = line.count else { continue };
-            let ships = line.cells.iter().filter(|&&c| g[c] == Know::Ship).count();
+            let ships = self.weigh(&line.cells, |c| g[c] == Know::Ship);
+            // Open cells that count: in Digital Battleships a 0 adds nothing either way.
             let open: Vec<usize> = line
                 .cells
                 .iter()
                 .copied()
-                .filter(|&c| g[c] == Know::Unknown)
+                .filter(|&c| g[c] == Know::Unknown && self.weight[c] > 0)
                 .collect();
             if open.is_empty() {
                 continue;
             }
+            let room = self.weigh(&open, |_| true);
             let (set, rule): (Vec<_>, _) = if ships == k {
                 (
                     open.iter().map(|&c| (c, Know::Water)).collect(),
                     "full line",
                 )
-            } else if ships + open.len() == k {
+            } else if ships + room == k {
                 (
                     open.iter().map(|&c| (c, Know::Ship)).collect(),
                     "line needs every open cell",
@@ -96,14 +98,15 @@ impl Solver {
             } else {
                 continue;
             };
-            if self.decide(g, &set, rule, out, || {
-                if ships == k {
-                    format!("{} has all its {k} ship cells", line.name)
-                } else {
-                    format!(
-                        "{} needs {k} ship cells and has only that many left",
-                        line.name
-                    )
+            if self.decide(g, &set, rule, out, || match (ships == k, self.digital) {
+                (true, false) => format!("{} has all its {k} ship cells", line.name),
+                (false, false) => format!(
+                    "{} needs {k} ship cells and has only that many left",
+                    line.name
+                ),
+                (true, true) => format!("{}'s ships already sum to {k}", line.name),
+                (false, true) => {
+                    format!("{} sums to {k} only with every open digit left", line.name)
                 }
             })? {
                 return Ok(());

@@ -118,11 +118,6 @@ pub enum LogicUnsupported {
     /// It reasons about straight ships under the no-touch rule.
     #[error("the logical solver handles straight ships that never touch, without sonar shots")]
     Model,
-    /// Its rules count ship cells; a Digital Battleships line sums digits.
-    #[error(
-        "the logical solver's rules count ship cells; a Digital Battleships puzzle's numbers are sums of digits (solve and count it by search: --engine auto, enum or sat)"
-    )]
-    Digital,
 }
 
 /// The logical solver on `problem` with the tiers up to `max_tier`, from the clues and the
@@ -187,9 +182,6 @@ fn run_on(s: &Solver, max_tier: u8, steps: usize, known: Option<&[Know]>) -> Out
 pub fn supports(p: &Problem) -> Result<(), LogicUnsupported> {
     if p.rules() != Rules::NoTouch || !p.fleet().is_straight() || !p.any_of().is_empty() {
         return Err(LogicUnsupported::Model);
-    }
-    if p.spec().is_digital() {
-        return Err(LogicUnsupported::Digital);
     }
     Ok(())
 }

@@ -8,6 +8,10 @@ impl Solver {
     /// Tier 3: line overlap, with the pieces the remaining fleet can supply.
     pub(super) fn overlap(&self, g: &mut [Know], out: &mut Out, left: &[usize]) -> Found {
         let longer_left = left.iter().skip(2).any(|&n| n > 0);
+        // The fillings count ship cells; a Digital Battleships line sums digits.
+        if self.digital {
+            return Ok(());
+        }
         for line in &self.lines {
             let Some(k) = line.count else { continue };
             if !line.cells.iter().any(|&c| g[c] == Know::Unknown) {

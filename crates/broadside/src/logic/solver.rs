@@ -74,6 +74,11 @@ pub(super) struct Solver {
     /// Places by length (index = length), and per cell the (length, place) pairs covering it.
     pub(super) places: Vec<Vec<Place>>,
     pub(super) places_at: Vec<Vec<(usize, usize)>>,
+    /// What each cell adds to its lines' numbers when it holds a ship: 1, or its digit in
+    /// Digital Battleships.
+    pub(super) weight: Vec<usize>,
+    /// Whether the lines' numbers are sums of digits (Digital Battleships).
+    pub(super) digital: bool,
 }
 
 impl Solver {
@@ -188,7 +193,18 @@ impl Solver {
             total,
             places,
             places_at,
+            weight: (0..d.cells()).map(|c| spec.weight(c)).collect(),
+            digital: spec.is_digital(),
         })
+    }
+
+    /// What the cells of `cells` that `keep` keeps add to their lines when ships.
+    pub(super) fn weigh(&self, cells: &[usize], keep: impl Fn(usize) -> bool) -> usize {
+        cells
+            .iter()
+            .filter(|&&c| keep(c))
+            .map(|&c| self.weight[c])
+            .sum()
     }
 
     pub(super) fn at(&self, g: &[Know], r: isize, c: isize) -> Know {
@@ -240,11 +256,11 @@ impl Solver {
         Ok(false)
     }
 
-    /// Ship cells per line.
+    /// Ship cells per line (the sum of their digits in Digital Battleships).
     pub(super) fn ships_per_line(&self, g: &[Know]) -> Vec<usize> {
         self.lines
             .iter()
-            .map(|l| l.cells.iter().filter(|&&c| g[c] == Know::Ship).count())
+            .map(|l| self.weigh(&l.cells, |c| g[c] == Know::Ship))
             .collect()
     }
 
@@ -316,10 +332,10 @@ impl Solver {
             match g[c] {
                 Know::Water => return false,
                 Know::Unknown => {
-                    new += 1;
+                    new += self.weight[c];
                     let across = self.line_of[c][usize::from(place.along < self.d.height)];
                     if let Some(k) = self.lines[across].count
-                        && ships[across] + 1 > k
+                        && ships[across] + self.weight[c] > k
                     {
                         return false;
                     }
@@ -335,7 +351,8 @@ impl Solver {
         {
             return false;
         }
-        if new == 0 && place.orth.iter().all(|&c| g[c] == Know::Water) {
+        let fresh = place.cells.iter().any(|&c| g[c] == Know::Unknown);
+        if !fresh && place.orth.iter().all(|&c| g[c] == Know::Water) {
             // A whole ship already found, not a place for one still to be found.
             return false;
         }
@@ -350,11 +367,7 @@ impl Solver {
         let ships = self.ships_per_line(g);
         for (i, line) in self.lines.iter().enumerate() {
             if let Some(k) = line.count {
-                let open = line
-                    .cells
-                    .iter()
-                    .filter(|&&c| g[c] == Know::Unknown)
-                    .count();
+                let open = self.weigh(&line.cells, |c| g[c] == Know::Unknown);
                 if ships[i] > k || ships[i] + open < k {
                     return Err(Contradiction);
                 }
@@ -373,7 +386,8 @@ impl Solver {
                 }
             }
         }
-        if ships[..d.height].iter().sum::<usize>() > self.total {
+        // More ship cells than the fleet has (counted, not weighed).
+        if g.iter().filter(|&&k| k == Know::Ship).count() > self.total {
             return Err(Contradiction);
         }
         let pieces = self.pieces(g)?;
