@@ -3318,3 +3318,49 @@ fn a_shooter_named_any_way_plays_the_same_games() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("layouts"), "{}", stderr(&o));
 }
+
+/// A book of Digital Battleships puzzles: its own rules and example on the title page, its
+/// puzzles with their digits, each proved unique before it is printed.
+#[test]
+fn a_digital_book_explains_its_sums() {
+    let dir = fresh_dir("digital-book");
+    let pdf = dir.join("digital.pdf");
+    let o = run(
+        &[
+            "book",
+            "--size",
+            "6x6",
+            "--digital",
+            "--count",
+            "3",
+            "--seed",
+            "2",
+            "-o",
+            pdf.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("3 puzzles, 4 pages"), "{}", stderr(&o));
+    let o = run(
+        &[
+            "book",
+            "--size",
+            "6x6",
+            "--digital",
+            "--difficulty",
+            "easy",
+            "-o",
+            "x.pdf",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let Ok(text) = Command::new("pdftotext").arg(&pdf).arg("-").output() else {
+        eprintln!("SKIPPED the text checks: pdftotext (poppler-utils) is needed");
+        return;
+    };
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("Digital Battleships puzzles"), "{text}");
+    assert!(text.contains("Every cell holds a digit"), "{text}");
+}

@@ -39,19 +39,24 @@ pub struct Args {
     /// (`medium,hard`); any grade when not given.
     #[arg(long, value_delimiter = ',')]
     difficulty: Vec<Grade>,
+    /// Generate Digital Battleships puzzles: a digit on every cell, and each line's number the
+    /// sum of the digits under its ships (takes no --difficulty).
+    #[arg(long, conflicts_with = "difficulty")]
+    digital: bool,
     /// The seed: the same seed gives the same book, on any number of cores.
     #[arg(long, default_value = "0")]
     seed: u64,
     /// Instead of generating, the puzzles of these files or folders (every puzzle file in a
     /// folder, in name order; a `.jsonl` file holds many).
-    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["size", "fleet", "difficulty"])]
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with_all = ["size", "fleet", "difficulty", "digital"])]
     from: Vec<PathBuf>,
     /// Puzzles a page: 1, 2 or 4.
     #[arg(long, default_value = "2", value_parser = clap::value_parser!(u8).range(1..=4))]
     per_page: u8,
-    /// The title on the first page.
-    #[arg(long, default_value = "Battleship puzzles")]
-    title: String,
+    /// The title on the first page (default: "Battleship puzzles", or "Digital Battleships
+    /// puzzles" with --digital).
+    #[arg(long)]
+    title: Option<String>,
     /// Give up on a puzzle after this many seconds (generating it, or proving it unique).
     #[arg(long, value_name = "SECONDS", default_value = "60")]
     time_limit: f64,
@@ -172,6 +177,7 @@ pub fn run(args: &Args) -> Result<bool> {
             .map(|i| {
                 let mut opts = GenerateOptions::new(dims);
                 opts.fleet = fleet.clone();
+                opts.digital = args.digital;
                 opts.time_limit = limit;
                 opts.difficulty = (!args.difficulty.is_empty())
                     .then(|| args.difficulty[i % args.difficulty.len()]);
@@ -201,7 +207,13 @@ pub fn run(args: &Args) -> Result<bool> {
     let pages = book_pages(
         &puzzles,
         &BookOptions {
-            title: args.title.clone(),
+            title: args.title.clone().unwrap_or_else(|| {
+                match args.digital {
+                    true => "Digital Battleships puzzles",
+                    false => "Battleship puzzles",
+                }
+                .into()
+            }),
             per_page: usize::from(args.per_page),
         },
     );

@@ -57,6 +57,23 @@ const RULES: [&str; 11] = [
     "extreme (where trying out a guess may be needed).",
 ];
 
+/// The rules of a book of Digital Battleships puzzles (every puzzle with digits).
+const DIGITAL_RULES: [&str; 10] = [
+    "Place the whole fleet in the grid. Each ship lies straight, across",
+    "or down, and no two ships touch, not even at a corner.",
+    "",
+    "Every cell holds a digit. The number beside each row, and under",
+    "each column, is the sum of the digits in its cells that hold a ship.",
+    "A cell given as a circle, a rounded end or a square is part of a",
+    "ship (a ship of one cell, an end, a middle); a grey cell is water.",
+    "",
+    "Each puzzle has exactly one solution. The grade says how hard the",
+    "reasoning gets: easy, medium, hard, or extreme.",
+];
+
+/// The example of a digital book's title page: a 5x5 puzzle and its solution.
+const DIGITAL_EXAMPLE: &str = "size: 5x5\nfleet: 3 2 1\ngrid:\n   11 4 7 1 8\n9   . . . . .\n0   . . . . .\n19  . . . . .\n0   . . . . .\n3   . . . . .\ndigits:\n5 6 9 1 8\n4 1 3 2 6\n8 4 7 9 2\n4 1 4 7 5\n3 7 3 2 3\nsolution:\n. . . < >\n. . . . .\n< m > . .\n. . . . .\no . . . .\n";
+
 /// The example of the title page: a 6x6 puzzle and its solution.
 const EXAMPLE: &str = "size: 6x6\nfleet: 3 2 2 1 1 1\ngrid:\n   2 1 2 2 0 3\n2  . < . . . .\n1  . . . . . .\n3  . . ~ . . m\n1  . . . . . .\n1  . . . . . .\n2  . . . . . .\nsolution:\n. < > . . .\n. . . . . ^\no . . o . m\n. . . . . v\no . . . . .\n. . < > . .\n";
 
@@ -113,10 +130,16 @@ pub fn book_pages(puzzles: &[BookPuzzle], opts: &BookOptions) -> Vec<Picture> {
     );
     first.push_str(&text(pw / 2.0, 60.0, 4.6, true, &subtitle));
     first.push_str(&text(MARGIN, 84.0, 6.0, false, "How to play"));
-    for (i, line) in RULES.iter().enumerate() {
+    // A book of Digital Battleships puzzles explains their sums, with an example of its own.
+    let digital = !puzzles.is_empty() && puzzles.iter().all(|p| p.spec.is_digital());
+    let (rules, example): (&[&str], _) = match digital {
+        true => (&DIGITAL_RULES, DIGITAL_EXAMPLE),
+        false => (&RULES, EXAMPLE),
+    };
+    for (i, line) in rules.iter().enumerate() {
         first.push_str(&text(MARGIN, 95.0 + i as f64 * 6.2, 4.4, false, line));
     }
-    let example = crate::format::text::parse(EXAMPLE).expect("the example reads");
+    let example = crate::format::text::parse(example).expect("the example reads");
     let opts_ex = PictureOptions {
         cell: 9.0,
         caption: Some("An example".into()),
