@@ -146,90 +146,23 @@ impl JsonProblem {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let fleet = Fleet::parse(&self.fleet, &shapes).map_err(|e| format!("fleet: {e}"))?;
-        let mut clues = Vec::new();
-        if !self.grid.is_empty() {
-            if self.grid.len() != dims.height {
-                return Err(format!(
-                    "grid: {} rows for a height of {}",
-                    self.grid.len(),
-                    dims.height
-                ));
-            }
-            for (r, row) in self.grid.iter().enumerate() {
-                let syms: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
-                if syms.len() != dims.width {
-                    return Err(format!(
-                        "grid row {r}: {} cells for a width of {}",
-                        syms.len(),
-                        dims.width
-                    ));
-                }
-                for ch in syms {
-                    clues.push(match ch {
-                        '.' => None,
-                        _ => {
-                            Some(Clue::from_symbol(ch).ok_or_else(|| {
-                                format!("grid row {r}: unknown cell symbol {ch:?}")
-                            })?)
-                        }
-                    });
-                }
-            }
-            if clues.iter().all(Option::is_none) {
-                clues.clear();
-            }
+        let mut clues = symbol_rows(&self.grid, dims, "grid", "cells", |ch| match ch {
+            '.' => Ok(None),
+            _ => Clue::from_symbol(ch)
+                .map(Some)
+                .ok_or_else(|| format!("unknown cell symbol {ch:?}")),
+        })?;
+        if clues.iter().all(Option::is_none) {
+            clues.clear();
         }
-        let mut progress = Vec::new();
-        if !self.progress.is_empty() {
-            if self.progress.len() != dims.height {
-                return Err(format!(
-                    "progress: {} rows for a height of {}",
-                    self.progress.len(),
-                    dims.height
-                ));
-            }
-            for (r, row) in self.progress.iter().enumerate() {
-                let syms: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
-                if syms.len() != dims.width {
-                    return Err(format!(
-                        "progress row {r}: {} cells for a width of {}",
-                        syms.len(),
-                        dims.width
-                    ));
-                }
-                for ch in syms {
-                    progress.push(Know::from_symbol(ch).ok_or_else(|| {
-                        format!("progress row {r}: unknown progress symbol {ch:?}")
-                    })?);
-                }
-            }
-        }
-        let mut digits = Vec::new();
-        if !self.digits.is_empty() {
-            if self.digits.len() != dims.height {
-                return Err(format!(
-                    "digits: {} rows for a height of {}",
-                    self.digits.len(),
-                    dims.height
-                ));
-            }
-            for (r, row) in self.digits.iter().enumerate() {
-                let syms: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
-                if syms.len() != dims.width {
-                    return Err(format!(
-                        "digits row {r}: {} digits for a width of {}",
-                        syms.len(),
-                        dims.width
-                    ));
-                }
-                for ch in syms {
-                    let digit = ch.to_digit(10).ok_or_else(|| {
-                        format!("digits row {r}: expected a digit 0 to 9, found {ch:?}")
-                    })?;
-                    digits.push(digit as u8);
-                }
-            }
-        }
+        let progress = symbol_rows(&self.progress, dims, "progress", "cells", |ch| {
+            Know::from_symbol(ch).ok_or_else(|| format!("unknown progress symbol {ch:?}"))
+        })?;
+        let digits = symbol_rows(&self.digits, dims, "digits", "digits", |ch| {
+            ch.to_digit(10)
+                .map(|d| d as u8)
+                .ok_or_else(|| format!("expected a digit 0 to 9, found {ch:?}"))
+        })?;
         let solution = if self.solution.is_empty() {
             None
         } else {
@@ -273,6 +206,43 @@ impl JsonProblem {
             },
         })
     }
+}
+
+/// The values of a field of one string per row of one-character cells (`progress`,
+/// `digits`), each read by `value`; none when the field is empty. `what` names the field and
+/// `unit` its cells in the messages.
+fn symbol_rows<T>(
+    rows: &[String],
+    dims: Dims,
+    what: &str,
+    unit: &str,
+    value: impl Fn(char) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    if rows.len() != dims.height {
+        return Err(format!(
+            "{what}: {} rows for a height of {}",
+            rows.len(),
+            dims.height
+        ));
+    }
+    let mut out = Vec::with_capacity(dims.cells());
+    for (r, row) in rows.iter().enumerate() {
+        let syms: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+        if syms.len() != dims.width {
+            return Err(format!(
+                "{what} row {r}: {} {unit} for a width of {}",
+                syms.len(),
+                dims.width
+            ));
+        }
+        for ch in syms {
+            out.push(value(ch).map_err(|m| format!("{what} row {r}: {m}"))?);
+        }
+    }
+    Ok(out)
 }
 
 fn is_none_sinking(s: &str) -> bool {

@@ -326,38 +326,13 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                         format!("more than {} progress rows", d.height),
                     ));
                 }
-                let mut cells = Vec::with_capacity(d.width);
-                for (col, tok) in tokenize(line) {
-                    for (k, ch) in tok.chars().enumerate() {
-                        if cells.len() == d.width {
-                            return Err(ParseError::new(
-                                ln,
-                                col + k,
-                                format!("expected {} cells in this progress row", d.width),
-                            ));
-                        }
-                        cells.push(Know::from_symbol(ch).ok_or_else(|| {
-                            ParseError::new(
-                                ln,
-                                col + k,
-                                format!(
-                                    "unknown progress symbol {ch:?}: expected . (nothing yet), ~ (water), or * or a segment symbol (a ship cell)"
-                                ),
-                            )
-                        })?);
-                    }
-                }
-                if cells.len() != d.width {
-                    return Err(ParseError::new(
-                        ln,
-                        line.chars().count() + 1,
+                let cells = symbol_row(line, ln, d.width, "cells in this progress row", |ch| {
+                    Know::from_symbol(ch).ok_or_else(|| {
                         format!(
-                            "expected {} cells in this progress row, found {}",
-                            d.width,
-                            cells.len()
-                        ),
-                    ));
-                }
+                            "unknown progress symbol {ch:?}: expected . (nothing yet), ~ (water), or * or a segment symbol (a ship cell)"
+                        )
+                    })
+                })?;
                 progress.extend(cells);
                 progress_rows += 1;
             }
@@ -371,37 +346,11 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
                         format!("more than {} rows of digits", d.height),
                     ));
                 }
-                let mut row = Vec::with_capacity(d.width);
-                for (col, tok) in tokenize(line) {
-                    for (k, ch) in tok.chars().enumerate() {
-                        if row.len() == d.width {
-                            return Err(ParseError::new(
-                                ln,
-                                col + k,
-                                format!("expected {} digits in this row", d.width),
-                            ));
-                        }
-                        let digit = ch.to_digit(10).ok_or_else(|| {
-                            ParseError::new(
-                                ln,
-                                col + k,
-                                format!("expected a digit 0 to 9, found {ch:?}"),
-                            )
-                        })?;
-                        row.push(digit as u8);
-                    }
-                }
-                if row.len() != d.width {
-                    return Err(ParseError::new(
-                        ln,
-                        line.chars().count() + 1,
-                        format!(
-                            "expected {} digits in this row, found {}",
-                            d.width,
-                            row.len()
-                        ),
-                    ));
-                }
+                let row = symbol_row(line, ln, d.width, "digits in this row", |ch| {
+                    ch.to_digit(10)
+                        .map(|d| d as u8)
+                        .ok_or_else(|| format!("expected a digit 0 to 9, found {ch:?}"))
+                })?;
                 digits.extend(row);
                 digit_rows += 1;
             }
@@ -539,6 +488,39 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
         _ => (1, 1),
     };
     Err(ParseError::new(line, column, ProblemError(defects)))
+}
+
+/// One row of a section whose cells are a character each (`progress:`, `digits:`): its
+/// `width` values, each read by `value` (or the message for a character it does not take);
+/// `noun` names what a row holds in the messages (`cells in this progress row`).
+fn symbol_row<T>(
+    line: &str,
+    ln: usize,
+    width: usize,
+    noun: &str,
+    value: impl Fn(char) -> Result<T, String>,
+) -> Result<Vec<T>, ParseError> {
+    let mut cells = Vec::with_capacity(width);
+    for (col, tok) in tokenize(line) {
+        for (k, ch) in tok.chars().enumerate() {
+            if cells.len() == width {
+                return Err(ParseError::new(
+                    ln,
+                    col + k,
+                    format!("expected {width} {noun}"),
+                ));
+            }
+            cells.push(value(ch).map_err(|m| ParseError::new(ln, col + k, m))?);
+        }
+    }
+    if cells.len() != width {
+        return Err(ParseError::new(
+            ln,
+            line.chars().count() + 1,
+            format!("expected {width} {noun}, found {}", cells.len()),
+        ));
+    }
+    Ok(cells)
 }
 
 fn tokenize(line: &str) -> Vec<(usize, &str)> {
