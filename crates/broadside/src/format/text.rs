@@ -154,28 +154,22 @@ pub fn parse(input: &str) -> Result<ProblemSpec, ParseError> {
             section = Section::Solution;
             continue;
         }
-        if lower == "digits:" {
-            if let Some(first) = digits_at {
+        // The sections that may be given once, and where each was.
+        let once = match lower.as_str() {
+            "digits:" => Some((Section::Digits, &mut digits_at)),
+            "progress:" => Some((Section::Progress, &mut progress_at)),
+            _ => None,
+        };
+        if let Some((next, at)) = once {
+            if let Some(first) = *at {
                 return Err(ParseError::new(
                     ln,
                     indent + 1,
-                    format!("'digits:' is given twice (first on line {first})"),
+                    format!("'{lower}' is given twice (first on line {first})"),
                 ));
             }
-            section = Section::Digits;
-            digits_at = Some(ln);
-            continue;
-        }
-        if lower == "progress:" {
-            if let Some(first) = progress_at {
-                return Err(ParseError::new(
-                    ln,
-                    indent + 1,
-                    format!("'progress:' is given twice (first on line {first})"),
-                ));
-            }
-            section = Section::Progress;
-            progress_at = Some(ln);
+            section = next;
+            *at = Some(ln);
             continue;
         }
         match section {

@@ -533,30 +533,24 @@ impl Sampler {
         }
         let spec = p.spec();
         let covered = |c: usize| owner[c] != usize::MAX;
+        // A line's number: its covered cells, weighed (by their digits in Digital Battleships).
+        let meets = |count: Option<usize>, cells: &mut dyn Iterator<Item = usize>| {
+            count.is_none_or(|k| {
+                cells
+                    .filter(|&c| covered(c))
+                    .map(|c| spec.weight(c))
+                    .sum::<usize>()
+                    == k
+            })
+        };
         (0..d.cells()).all(|c| !spec.clue(c).is_some_and(crate::Clue::is_ship) || covered(c))
             && p.any_of()
                 .iter()
                 .all(|ring| ring.iter().any(|&c| covered(c)))
-            && (0..d.height).all(|r| {
-                spec.row_count(r).is_none_or(|k| {
-                    let cells = (0..d.width).map(|c| d.index(r, c));
-                    cells
-                        .filter(|&c| covered(c))
-                        .map(|c| spec.weight(c))
-                        .sum::<usize>()
-                        == k
-                })
-            })
-            && (0..d.width).all(|c| {
-                spec.col_count(c).is_none_or(|k| {
-                    let cells = (0..d.height).map(|r| d.index(r, c));
-                    cells
-                        .filter(|&c| covered(c))
-                        .map(|c| spec.weight(c))
-                        .sum::<usize>()
-                        == k
-                })
-            })
+            && (0..d.height)
+                .all(|r| meets(spec.row_count(r), &mut (0..d.width).map(|c| d.index(r, c))))
+            && (0..d.width)
+                .all(|c| meets(spec.col_count(c), &mut (0..d.height).map(|r| d.index(r, c))))
     }
 }
 
