@@ -1259,7 +1259,7 @@ fn optimal_gives_the_optimum_the_rollout_and_greedy() {
         &[
             "optimal",
             "--size",
-            "64x2",
+            "5x5",
             "--fleet",
             "2",
             "--time-limit",
@@ -1274,6 +1274,32 @@ fn optimal_gives_the_optimum_the_rollout_and_greedy() {
         stderr(&o)
     );
     assert!(start.elapsed().as_secs_f64() < 30.0);
+    // Boards whose hunt alone would need far more belief states than the budget allows are
+    // refused before the search starts, exit 3, with the estimate: under the default limits
+    // (60 s, 20,000,000 states) and under a smaller state budget.
+    for (size, fleet, max_states, why) in [
+        ("64x2", "2", "20000000", "--max-states budget (20000000)"),
+        ("11x11", "2", "20000000", "--max-states budget (20000000)"),
+        ("6x6", "3 2", "1000000", "--max-states budget (1000000)"),
+    ] {
+        let start = std::time::Instant::now();
+        let o = run(
+            &[
+                "optimal",
+                "--size",
+                size,
+                "--fleet",
+                fleet,
+                "--max-states",
+                max_states,
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("not tried") && err.contains(why), "{err}");
+        assert!(start.elapsed().as_secs_f64() < 10.0, "{size} {fleet}");
+    }
     // A limit it meets gives the same answer as none.
     let o = run(
         &[

@@ -223,6 +223,18 @@ impl Optimal {
         })
     }
 
+    /// The layouts of the solver's position.
+    pub fn layouts(&self) -> usize {
+        self.ships.len()
+    }
+
+    /// Whether [`Optimal::expected`] answers without a search: every shooter that fires only
+    /// where a ship may be takes the same shots on average (one-cell ships on every set of
+    /// cells).
+    pub fn solved_at_once(&self) -> bool {
+        self.exchangeable.is_some()
+    }
+
     /// The number of belief states solved so far, shared: a progress display reads it while
     /// [`Optimal::expected`] runs.
     pub fn progress(&self) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
@@ -398,6 +410,77 @@ impl Optimal {
             .map(|&l| (self.cells[l as usize] & !fired).count_ones())
             .sum();
         unhit as f64 / members.len() as f64
+    }
+
+    /// A lower bound on the least expected shots from a state where no layout left has a
+    /// ship cell hit yet (the hunt): until the first hit every shot reports a miss, so any
+    /// shooter fires the same cells in the same order, and its first `k` shots hit at most
+    /// the layouts of the `k` cells in most of them. The chance that the first hit comes
+    /// after shot `k` is at least one less that share; the expected shots to the first hit
+    /// are at least the sum of those chances, and after it each layout needs a shot per
+    /// ship cell left. `None` where some layout has a ship cell hit.
+    fn hunt_bound(&self, members: &[u32], fired: u128) -> Option<f64> {
+        if (members.iter()).any(|&l| self.cells[l as usize] & fired != 0) {
+            return None;
+        }
+        let mut counts: Vec<usize> = (self.targets(members, fired).into_iter())
+            .map(|(_, n)| n)
+            .collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        let total = members.len() as f64;
+        let (mut hit, mut first) = (0usize, 0.0);
+        for n in counts {
+            if hit >= members.len() {
+                break;
+            }
+            first += 1.0 - hit as f64 / total;
+            hit += n;
+        }
+        Some(self.floor(members, fired) + first - 1.0)
+    }
+
+    /// An estimate of the belief states [`Optimal::expected`] solves before any shot hits:
+    /// random walks down the misses (Knuth's estimate of a search tree's size), each step
+    /// among the cells the search is bound to try there. The search tries every cell whose
+    /// bound (see [`Optimal::value`]) lies below the state's value, so every cell whose bound
+    /// lies below [`Optimal::hunt_bound`]; the states `k` misses deep are counted once per
+    /// order of those misses and once per symmetry. It counts the hunt alone, so it is
+    /// most often below the states solved; where it already passes a budget, the search
+    /// would too. `probes` walks, drawn with `rng`.
+    pub fn hunt_states(&self, probes: usize, rng: &mut dyn rand::Rng) -> f64 {
+        let all: Vec<u32> = (0..self.ships.len() as u32).collect();
+        let symmetries = self.symmetries.len() as f64;
+        let mut sum = 0.0;
+        for _ in 0..probes {
+            let (mut members, mut fired) = (all.clone(), self.fired);
+            // The walk's paths to this depth (the product of the choices so far), less the
+            // orders of its misses and the symmetries.
+            let mut paths = 1.0;
+            for depth in 1.. {
+                sum += paths / probes as f64;
+                let Some(bound) = self.hunt_bound(&members, fired) else {
+                    break;
+                };
+                let (floor, total) = (self.floor(&members, fired), members.len());
+                let tried: Vec<usize> = (self.targets(&members, fired).into_iter())
+                    .filter(|&(_, n)| {
+                        n < total && 1.0 + floor - (n as f64) / (total as f64) < bound
+                    })
+                    .map(|(c, _)| c)
+                    .collect();
+                if tried.is_empty() || !paths.is_finite() {
+                    break;
+                }
+                paths *= tried.len() as f64 / depth as f64;
+                if depth == 1 {
+                    paths /= symmetries;
+                }
+                let cell = tried[rand::RngExt::random_range(rng, 0..tried.len())];
+                members.retain(|&l| self.cells[l as usize] & 1 << cell == 0);
+                fired |= 1 << cell;
+            }
+        }
+        sum
     }
 
     /// The key of a state: the fired cells that matter (ship cells of some layout left) and

@@ -278,3 +278,35 @@ fn endgame_and_rollout_play_to_their_exact_expectations() {
         );
     }
 }
+
+/// The estimate of the hunt's belief states, against the states the search solves: near
+/// them where the fleet is one ship (its search is nearly all hunt), below them where the
+/// hits come soon, and astronomical where the hunt cannot be searched.
+#[test]
+#[ignore = "solves 5x5 with {3}: seconds in release"]
+fn the_hunt_estimate_follows_the_states_solved() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+    let mut estimate = |w, h, fleet: &[usize]| {
+        let s = setup(w, h, fleet, Rules::Touch, Sinking::Announced);
+        let mut o = Optimal::new(&s, 1_000_000, 5_000_000).unwrap();
+        let e = o.hunt_states(256, &mut rng);
+        let solved = o.expected().unwrap().states as f64;
+        (e, solved)
+    };
+    for (w, h, fleet) in [(4, 4, vec![2]), (4, 4, vec![3]), (5, 5, vec![3])] {
+        let (e, solved) = estimate(w, h, &fleet);
+        let ratio = e / solved;
+        assert!(
+            (0.2..5.0).contains(&ratio),
+            "{w}x{h} {fleet:?}: {e} against {solved}"
+        );
+    }
+    for (w, h, fleet) in [(4, 4, vec![2, 2]), (3, 4, vec![2, 1]), (4, 4, vec![3, 2])] {
+        let (e, solved) = estimate(w, h, &fleet);
+        assert!(e < solved, "{w}x{h} {fleet:?}: {e} against {solved}");
+    }
+    let s = setup(11, 11, &[2], Rules::Touch, Sinking::Announced);
+    let o = Optimal::new(&s, 1_000_000, 5_000_000).unwrap();
+    assert!(o.hunt_states(64, &mut rng) > 1e30);
+}
