@@ -149,6 +149,8 @@ pub struct Optimal {
     deadline: Option<std::time::Instant>,
     /// Whether a search gave up at the deadline.
     timed_out: bool,
+    /// The states a search has entered to solve them, for reading the clock.
+    entered: u64,
     /// The belief states solved so far, for a watcher on another thread.
     solved: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     /// Where the layouts are every set of `k` cells of `s` cells (one-cell ships, all
@@ -218,6 +220,7 @@ impl Optimal {
             max_states,
             deadline: None,
             timed_out: false,
+            entered: 0,
             solved: Default::default(),
             exchangeable,
         })
@@ -510,8 +513,10 @@ impl Optimal {
         if self.best.len() >= self.max_states {
             return None;
         }
-        // The clock is read once every 1,024 new states.
-        if self.best.len().is_multiple_of(1024)
+        // The clock is read once every 256 states entered (counting the new states would
+        // pass over the reading: several can be solved in a row without one entered).
+        self.entered += 1;
+        if self.entered.is_multiple_of(256)
             && self
                 .deadline
                 .is_some_and(|d| std::time::Instant::now() >= d)
