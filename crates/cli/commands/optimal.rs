@@ -128,7 +128,7 @@ fn walks(layouts: usize) -> usize {
 const FASTEST_STATES_PER_SECOND: f64 = 1_000_000.0;
 
 /// How far the estimate must pass the budget before the search is refused: the estimate
-/// has been found up to four times the states solved (docs/PLAY.md, "optimal").
+/// has been found up to four times the states solved (docs/ALGORITHMS.md, "Exact play").
 const REFUSAL_MARGIN: f64 = 10.0;
 
 /// Refuses, before the search starts, a game whose belief states before the first hit alone
@@ -142,20 +142,27 @@ fn refuse_hopeless(
     if solver.solved_at_once() {
         return Ok(());
     }
-    let budget = (max_states as f64).min(time_limit.as_secs_f64() * FASTEST_STATES_PER_SECOND);
+    // The budget is the tighter of the two, named as such if the game is refused.
+    let by_time = time_limit.as_secs_f64() * FASTEST_STATES_PER_SECOND;
+    let (budget, why) = if (max_states as f64) < by_time {
+        (
+            max_states as f64,
+            format!("the --max-states budget ({max_states})"),
+        )
+    } else {
+        (
+            by_time,
+            format!(
+                "what --time-limit {} s allows at {FASTEST_STATES_PER_SECOND:.0} states a second",
+                time_limit.as_secs_f64()
+            ),
+        )
+    };
     // The walks are drawn from a fixed seed: the same game gets the same estimate.
     let mut rng = rand::rngs::StdRng::seed_from_u64(0);
     let walks = walks(solver.layouts());
     let estimate = solver.hunt_states(walks, &mut rng);
     if estimate > REFUSAL_MARGIN * budget {
-        let why = if (max_states as f64) < time_limit.as_secs_f64() * FASTEST_STATES_PER_SECOND {
-            format!("the --max-states budget ({max_states})")
-        } else {
-            format!(
-                "what --time-limit {} s allows at {FASTEST_STATES_PER_SECOND:.0} states a second",
-                time_limit.as_secs_f64()
-            )
-        };
         anyhow::bail!(
             "optimal play not tried: about {estimate:.1e} belief states before the first hit \
              alone (estimated from {walks} random walks), more than ten times {why}"

@@ -421,14 +421,19 @@ impl Optimal {
     /// the layouts of the `k` cells in most of them. The chance that the first hit comes
     /// after shot `k` is at least one less that share; the expected shots to the first hit
     /// are at least the sum of those chances, and after it each layout needs a shot per
-    /// ship cell left. `None` where some layout has a ship cell hit.
-    fn hunt_bound(&self, members: &[u32], fired: u128) -> Option<f64> {
+    /// ship cell left. `targets` and `floor` are the state's [`Optimal::targets`] and
+    /// [`Optimal::floor`]. `None` where some layout has a ship cell hit.
+    fn hunt_bound(
+        &self,
+        members: &[u32],
+        fired: u128,
+        targets: &[(usize, usize)],
+        floor: f64,
+    ) -> Option<f64> {
         if (members.iter()).any(|&l| self.cells[l as usize] & fired != 0) {
             return None;
         }
-        let mut counts: Vec<usize> = (self.targets(members, fired).into_iter())
-            .map(|(_, n)| n)
-            .collect();
+        let mut counts: Vec<usize> = targets.iter().map(|&(_, n)| n).collect();
         counts.sort_unstable_by(|a, b| b.cmp(a));
         let total = members.len() as f64;
         let (mut hit, mut first) = (0usize, 0.0);
@@ -439,7 +444,7 @@ impl Optimal {
             first += 1.0 - hit as f64 / total;
             hit += n;
         }
-        Some(self.floor(members, fired) + first - 1.0)
+        Some(floor + first - 1.0)
     }
 
     /// An estimate of the belief states [`Optimal::expected`] solves before any shot hits:
@@ -461,11 +466,12 @@ impl Optimal {
             let mut paths = 1.0;
             for depth in 1.. {
                 sum += paths / probes as f64;
-                let Some(bound) = self.hunt_bound(&members, fired) else {
+                let (floor, total) = (self.floor(&members, fired), members.len());
+                let targets = self.targets(&members, fired);
+                let Some(bound) = self.hunt_bound(&members, fired, &targets, floor) else {
                     break;
                 };
-                let (floor, total) = (self.floor(&members, fired), members.len());
-                let tried: Vec<usize> = (self.targets(&members, fired).into_iter())
+                let tried: Vec<usize> = (targets.into_iter())
                     .filter(|&(_, n)| {
                         n < total && 1.0 + floor - (n as f64) / (total as f64) < bound
                     })
