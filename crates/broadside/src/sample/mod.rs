@@ -328,6 +328,13 @@ impl Sampler {
         self.timed_out
     }
 
+    /// Draws from now on stop at `deadline` (`None`: never), whatever the time limit it was
+    /// prepared within: a sampler kept from one task to the next takes each task's own.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+        self.timed_out = false;
+    }
+
     /// The exact-uniform sampler drawing by a chosen method; `None` when the DP is asked
     /// for and does not apply, or the list for a state of more than [`LIST_MAX_LAYOUTS`].
     pub fn uniform_by(

@@ -2,7 +2,7 @@
 //! a seed gives the same games on any number of threads, and the random shooter's mean
 //! matches its exact expectation.
 
-use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, simulate};
+use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, Versus, simulate};
 use broadside::{Dims, Fleet, Rules, Sinking, check};
 use std::sync::atomic::AtomicBool;
 
@@ -947,4 +947,34 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
             "{weight}"
         );
     }
+}
+
+/// A match's time limit bounds each of the computer's moves, not the life of what it keeps
+/// between them: the pilot keeps its sampler from shot to shot, and a person who thinks longer
+/// than the limit must not leave the rest of the match to the pilot's base. The same match
+/// with a one-second limit and a pause past it matches the match without a limit.
+#[test]
+fn a_pause_past_the_time_limit_leaves_the_computer_as_strong() {
+    let setup = Setup::standard();
+    let shooter: ShooterKind = "pilot:100".parse().unwrap();
+    let uniform = PlacerKind::Uniform;
+    let play = |limit: Option<std::time::Duration>| {
+        let mut v = Versus::within(&setup, &uniform, shooter, &uniform, 5, limit, None).unwrap();
+        for cell in 0..setup.dims.cells() {
+            if v.winner().is_some() {
+                break;
+            }
+            // A pause once the pilot's races have begun (after the computer's first hit).
+            if limit.is_some() && cell == 30 {
+                assert!(v.yours().hits() > 0);
+                std::thread::sleep(std::time::Duration::from_millis(1100));
+            }
+            v.fire(cell).unwrap();
+            v.reply();
+        }
+        v.record(true)
+    };
+    let without = play(None);
+    let paused = play(Some(std::time::Duration::from_secs(1)));
+    assert_eq!(without, paused);
 }

@@ -473,6 +473,11 @@ impl Pilot {
         let mut drawn = 0usize;
         let (time_limit, cancel) = self.exact.limits();
         let deadline = time_limit.and_then(|t| std::time::Instant::now().checked_add(t));
+        // A sampler kept from an earlier shot draws until this race's time limit, not its
+        // own (the time between two shots, a person's to think in a match, is no race's).
+        if let Some(kept) = self.kept.as_mut() {
+            kept.set_deadline(deadline);
+        }
         while race.n < self.samples {
             let stale = drawn >= JUDGE_AFTER && (race.n as f64) < KEEP_RATE * drawn as f64;
             if self.kept.is_none() || stale {
@@ -488,7 +493,14 @@ impl Pilot {
                 race = Race::new(candidates.len());
                 drawn = 0;
             }
-            let layout = self.kept.as_mut()?.sample(rng)?;
+            let kept = self.kept.as_mut()?;
+            let Some(layout) = kept.sample(rng) else {
+                // Past the time limit, the race stands where it is.
+                if kept.timed_out() {
+                    break;
+                }
+                return None;
+            };
             drawn += 1;
             let alive = &race.alive;
             if !self.rollouts(
