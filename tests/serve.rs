@@ -272,10 +272,51 @@ fn the_svg_is_the_cli_s() {
 
 #[test]
 fn a_match_against_the_computer_plays_to_the_end() {
-    // A cheap shooter, and the strongest (its rollouts within the server's bounds).
+    // A cheap shooter, and the pilot (its rollouts within the server's bounds).
     for shooter in ["hunt-target", "pilot:800"] {
         play_a_match_to_the_end(shooter);
     }
+}
+
+/// The computer chooses its next shot while the person thinks; a seed gives the same match
+/// whether the person fires at once (the request waits for that choice) or after it is made.
+#[test]
+fn a_match_is_the_same_however_long_the_person_thinks() {
+    let server = Server::start(&[]);
+    let game = "size: 6x6\nfleet: 3 2 2\nrules: touch\nsinking: announced\n";
+    let play = |think: std::time::Duration| {
+        let r = request(
+            &server.addr,
+            "POST",
+            "/api/match?seed=8&shooter=pilot:200",
+            Some(game.as_bytes()),
+        )
+        .unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+        let state: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+        let id = state["id"].as_str().unwrap().to_string();
+        for k in 0..36 {
+            std::thread::sleep(think);
+            let cell = format!("{}{}", (b'A' + k % 6) as char, k / 6 + 1);
+            let r = request(
+                &server.addr,
+                "POST",
+                &format!("/api/match/fire?id={id}&cell={cell}"),
+                None,
+            )
+            .unwrap();
+            assert_eq!(r.status, 200, "{}", r.body);
+            let last: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+            if !last["winner"].is_null() {
+                return last["record"].as_str().unwrap().to_string();
+            }
+        }
+        panic!("the match did not end within 36 shots");
+    };
+    let at_once = play(std::time::Duration::ZERO);
+    let thinking = play(std::time::Duration::from_millis(100));
+    assert!(at_once.contains("sunk"), "{at_once}");
+    assert_eq!(at_once, thinking);
 }
 
 fn play_a_match_to_the_end(shooter: &str) {
@@ -496,7 +537,8 @@ fn match_work_is_bounded_and_refusals_are_client_errors() {
     for (query, status, words) in [
         ("shooter=mcts:1000000000", 400, "at most 20000"),
         ("shooter=endgame:100000", 400, "at most 20000"),
-        ("shooter=pilot:2001", 400, "at most 2000"),
+        ("shooter=pilot:4001", 400, "at most 4000"),
+        ("shooter=pilot:3200.16", 400, "at most 2000"),
         ("shooter=lookahead:4", 400, "at most 2 plies"),
         ("shooter=greedy", 400, "does not fit"),
     ] {
@@ -794,9 +836,9 @@ fn the_offered_shooters_are_the_ones_a_match_plays() {
     for word in ["greedy", "density:hunt=1,lattice=2", "pilot", "random"] {
         assert!(offered.contains(&word), "{word} not in {offered:?}");
     }
-    // The strongest preset's rollouts are past the server's bound: not offered.
+    // The strongest preset too: its moves are chosen while the person thinks.
     assert!(
-        !offered.contains(&"pilot:layouts=3200,candidates=8"),
+        offered.contains(&"pilot:layouts=3200,candidates=8"),
         "{offered:?}"
     );
     let game = "size: 4x4\nfleet: 2\nrules: touch\nsinking: announced\n";

@@ -192,7 +192,13 @@ pub fn run(args: &Args) -> Result<bool> {
     let mut line = String::new();
     while v.winner().is_none() {
         print_boards(&mut out, &v, colour)?;
-        if !ask(&mut out, &mut input, "your shot> ", &mut line)? {
+        // The computer chooses its next shot while the person types theirs (it depends on
+        // its own shots alone), and answers at once.
+        let answered = std::thread::scope(|scope| {
+            scope.spawn(|| v.ponder());
+            ask(&mut out, &mut input, "your shot> ", &mut line)
+        })?;
+        if !answered {
             writeln!(out)?;
             break;
         }

@@ -2,7 +2,8 @@
 //! server, and the two requests that play them (`POST /api/match`, `POST /api/match/fire`).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -16,11 +17,17 @@ use super::books::Books;
 use super::http::Reply;
 use super::routes::problems;
 
-/// The live matches by id; the oldest is dropped past a bound.
+/// The live matches by id; the oldest is dropped past a bound. After each of its moves a
+/// match's computer chooses its next shot while the person thinks (it depends on the
+/// computer's own shots alone), so that the person's next shot is answered at once.
 pub struct Matches {
     live: Mutex<BTreeMap<u64, Arc<Mutex<Versus>>>>,
     next: AtomicU64,
     capacity: usize,
+    /// The matches choosing their next shot now, and the most at once (past it a match's
+    /// shot is chosen when the person fires).
+    pondering: Arc<AtomicUsize>,
+    most_pondering: usize,
 }
 
 /// A match's state as the page draws it.
@@ -67,20 +74,24 @@ impl MatchState {
 /// layouts solved exactly.
 const MOST_WORK: u64 = 20_000;
 
-/// Whether the server plays `shooter` (its work a move within [`MOST_WORK`] and lookahead
-/// within two plies), and if not why.
+/// The most layouts times games a layout (its candidates and four more, counting those cut
+/// short) the pilot may play out a move: the `strongest` preset's 3,200 layouts of eight
+/// candidates, whose moves take up to about 0.6 s on one core, most of it while the person
+/// thinks (the computer chooses its next shot then).
+const MOST_PILOT_WORK: u64 = 40_000;
+
+/// Whether the server plays `shooter` (its work a move within [`MOST_WORK`] and
+/// [`MOST_PILOT_WORK`], and lookahead within two plies), and if not why.
 fn served(shooter: ShooterKind) -> Result<(), String> {
     let (asked, most) = match shooter {
         ShooterKind::Mcts { iterations } => (iterations, MOST_WORK),
         ShooterKind::Sampled { boards, .. } => (boards, MOST_WORK),
         ShooterKind::Endgame { layouts } | ShooterKind::Rollout { layouts } => (layouts, MOST_WORK),
-        // Each layout is a game for each of the base's cell and its candidates (the default
-        // six: ten games in all counting those cut short).
         ShooterKind::Pilot {
             samples,
             candidates,
             ..
-        } => (samples, MOST_WORK / (candidates as u64 + 4)),
+        } => (samples, MOST_PILOT_WORK / (candidates as u64 + 4)),
         ShooterKind::Lookahead { plies, .. } if plies > 2 => {
             return Err("the server looks ahead at most 2 plies".into());
         }
@@ -145,12 +156,38 @@ fn last_shot(g: &Game) -> String {
 }
 
 impl Matches {
-    /// A table of at most `capacity` live matches.
-    pub fn new(capacity: usize) -> Matches {
+    /// A table of at most `capacity` live matches, at most `pondering` of them choosing
+    /// their next shot at once between requests.
+    pub fn new(capacity: usize, pondering: usize) -> Matches {
         Matches {
             live: Mutex::new(BTreeMap::new()),
             next: AtomicU64::new(1),
             capacity,
+            pondering: Arc::new(AtomicUsize::new(0)),
+            most_pondering: pondering,
+        }
+    }
+
+    /// Has `game`'s computer choose its next shot on a thread of its own, if fewer than the
+    /// most matches are doing so. A request for the match waits for it (the match is locked
+    /// meanwhile), and is then answered at once.
+    fn ponder(&self, game: Arc<Mutex<Versus>>) {
+        if self.pondering.fetch_add(1, Ordering::SeqCst) >= self.most_pondering {
+            self.pondering.fetch_sub(1, Ordering::SeqCst);
+            return;
+        }
+        let pondering = self.pondering.clone();
+        let spawned = std::thread::Builder::new()
+            .name("broadside-ponder".into())
+            .spawn(move || {
+                // A shooter that fails leaves the match to choose when the person fires.
+                let _ = catch_unwind(AssertUnwindSafe(|| {
+                    game.lock().unwrap_or_else(|e| e.into_inner()).ponder();
+                }));
+                pondering.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            self.pondering.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
@@ -217,11 +254,15 @@ impl Matches {
         };
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let state = MatchState::of(id, &v, None, None);
-        let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
-        live.insert(id, Arc::new(Mutex::new(v)));
-        while live.len() > self.capacity {
-            live.pop_first();
+        let game = Arc::new(Mutex::new(v));
+        {
+            let mut live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+            live.insert(id, game.clone());
+            while live.len() > self.capacity {
+                live.pop_first();
+            }
         }
+        self.ponder(game);
         Reply::of(&state)
     }
 
@@ -243,17 +284,23 @@ impl Matches {
                 format!("no match {id} (matches end when the server stops)"),
             );
         };
-        let mut v = game.lock().unwrap_or_else(|e| e.into_inner());
-        let d = v.theirs().setup().dims;
-        let cell = match d.parse_cell(q.get("cell").map_or("", String::as_str)) {
-            Ok(c) => c,
-            Err(e) => return Reply::error(400, format!("cell: {e}")),
+        let state = {
+            let mut v = game.lock().unwrap_or_else(|e| e.into_inner());
+            let d = v.theirs().setup().dims;
+            let cell = match d.parse_cell(q.get("cell").map_or("", String::as_str)) {
+                Ok(c) => c,
+                Err(e) => return Reply::error(400, format!("cell: {e}")),
+            };
+            if let Err(e) = v.fire(cell) {
+                return Reply::error(409, e);
+            }
+            let you = last_shot(v.theirs());
+            let computer = v.reply().map(|_| last_shot(v.yours()));
+            MatchState::of(id, &v, Some(you), computer)
         };
-        if let Err(e) = v.fire(cell) {
-            return Reply::error(409, e);
+        if state.winner.is_none() {
+            self.ponder(game);
         }
-        let you = last_shot(v.theirs());
-        let computer = v.reply().map(|_| last_shot(v.yours()));
-        Reply::of(&MatchState::of(id, &v, Some(you), computer))
+        Reply::of(&state)
     }
 }

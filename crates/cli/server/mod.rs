@@ -219,7 +219,7 @@ pub fn run(options: &Options) -> Result<bool> {
         limit: options.limit,
         cache: Cache::new(CACHE_ENTRIES, CACHE_BYTES),
         books: Books::new(),
-        matches: Matches::new(MATCHES),
+        matches: Matches::new(MATCHES, options.threads.max(1)),
     });
     // The page opens on the standard game: its map is counted once, now, not on the first visit.
     let warm = server.clone();

@@ -4,7 +4,8 @@
 //! The computer's fleet is hidden by a [`Placer`], and so is the person's (uniformly at
 //! random for them, or their own layout from a file with the `file:PATH` placer). The computer fires with any [`ShooterKind`], seeing only the results
 //! of its shots under the game's sinking rule, as a shooter always does. Everything random
-//! comes from one seed, so a seed replays the same computer.
+//! comes from one seed, so a seed replays the same computer. Its next shot depends on its own
+//! shots alone, so a caller can have it chosen while the person thinks ([`Versus::ponder`]).
 //!
 //! ```
 //! use broadside::play::{PlacerKind, Setup, ShooterKind, Versus};
@@ -56,6 +57,8 @@ pub struct Versus {
     yours: Game,
     shooter_kind: ShooterKind,
     shooter: Box<dyn Shooter>,
+    /// The computer's next shot, chosen ahead by [`Versus::ponder`].
+    next: Option<usize>,
     rng: StdRng,
     seed: u64,
 }
@@ -109,6 +112,7 @@ impl Versus {
                 time_limit,
                 cancel: None,
             }),
+            next: None,
             rng: stream(seed, 0, 2),
             seed,
         })
@@ -134,15 +138,33 @@ impl Versus {
     }
 
     /// The computer's shot at the person's board and what it reported; `None` when the game
-    /// is over.
+    /// is over. A shot [`Versus::ponder`] chose is fired at once.
     pub fn reply(&mut self) -> Option<(usize, ShotResult)> {
         if self.winner().is_some() {
             return None;
         }
-        let cell = self
-            .shooter
-            .choose(self.yours.setup(), self.yours.shots(), &mut self.rng);
+        self.ponder();
+        let cell = self.next.take()?;
         Some((cell, self.yours.fire(cell)))
+    }
+
+    /// Chooses the computer's next shot now and keeps it for [`Versus::reply`], which then
+    /// answers at once: a caller runs this while the person thinks. The computer's choice
+    /// depends on its own shots alone, and draws the same random numbers whenever it is
+    /// made, so a game is the same pondered or not. Does nothing once the game is over or
+    /// the shot is chosen.
+    pub fn ponder(&mut self) {
+        if self.next.is_none() && self.winner().is_none() {
+            let cell = self
+                .shooter
+                .choose(self.yours.setup(), self.yours.shots(), &mut self.rng);
+            self.next = Some(cell);
+        }
+    }
+
+    /// Whether the computer's next shot is chosen (by [`Versus::ponder`]).
+    pub fn pondered(&self) -> bool {
+        self.next.is_some()
     }
 
     /// Who won, once a fleet is sunk. The person fires first, so when the person sinks the

@@ -949,6 +949,49 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
     }
 }
 
+/// A computer that chooses its shot while the person thinks plays the same game as one that
+/// chooses when asked: its shots depend on its own shots and its seed alone. Checked with the
+/// pilot (whose races draw layouts from the match's random numbers) and with a random
+/// shooter, the person firing in reading order, pondering before every other shot.
+#[test]
+fn a_pondered_match_is_the_match_played_without_pondering() {
+    let setup = Setup {
+        dims: Dims::new(6, 6),
+        fleet: Fleet::straight(&[3, 2, 2]),
+        rules: Rules::Touch,
+        sinking: Sinking::Announced,
+        rocks: Vec::new(),
+    };
+    for shooter in ["pilot:64", "random"] {
+        let shooter: ShooterKind = shooter.parse().unwrap();
+        let play = |ponder: bool| {
+            let uniform = PlacerKind::Uniform;
+            let mut v = Versus::new(&setup, &uniform, shooter, &uniform, 21).unwrap();
+            let mut pondered = 0;
+            for cell in 0..setup.dims.cells() {
+                if v.winner().is_some() {
+                    break;
+                }
+                if ponder && cell % 2 == 0 {
+                    v.ponder();
+                    assert!(v.pondered());
+                    pondered += 1;
+                }
+                v.fire(cell).unwrap();
+                v.reply();
+                assert!(!v.pondered());
+            }
+            assert!(v.winner().is_some());
+            (v.record(true), pondered)
+        };
+        let (plain, none) = play(false);
+        let (pondered, some) = play(true);
+        assert_eq!(none, 0);
+        assert!(some >= 5, "{some} shots pondered");
+        assert_eq!(plain, pondered, "{shooter}");
+    }
+}
+
 /// A match's time limit bounds each of the computer's moves, not the life of what it keeps
 /// between them: the pilot keeps its sampler from shot to shot, and a person who thinks longer
 /// than the limit must not leave the rest of the match to the pilot's base. The same match
