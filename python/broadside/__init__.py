@@ -15,7 +15,7 @@ counts, in this process or spread over a Dask cluster (``broadside.cluster``).
 100
 """
 
-from ._broadside import Board, Game, __version__, sample, shooters, solve
+from ._broadside import Board, Game, Shooter, __version__, sample, shooters, solve
 from .cluster import Run, count, counts, simulate
 
-__all__ = ["Board", "Game", "Run", "__version__", "count", "counts", "sample", "shooters", "simulate", "solve"]
+__all__ = ["Board", "Game", "Run", "Shooter", "__version__", "count", "counts", "sample", "shooters", "simulate", "solve"]

@@ -171,6 +171,19 @@ class Board:
     def view(self) -> Game:
         """What the shooter knows."""
 
+class Shooter:
+    """One of broadside's shooters by its word (``"strongest"``, ``"pilot:800"``,
+    ``"greedy"``, ...; ``shooters()`` lists them), asked for one shot at a time."""
+
+    def __init__(
+        self, word: str = "strongest", seed: int = 0, time_limit: Optional[float] = None
+    ) -> None: ...
+    def choose(self, game: Game) -> int:
+        """The cell it fires at next after ``game``'s shots, as ``row * cols + col`` (the
+        Gymnasium action); shots that do not go on from the last call's start a new game."""
+    @property
+    def word(self) -> str: ...
+
 def sample(game: Game, n: int, seed: Optional[int] = None) -> npt.NDArray[np.bool_]:
     """``n`` exactly uniform consistent boards, shape ``(n, rows, cols)``."""
 

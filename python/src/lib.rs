@@ -6,6 +6,8 @@
 //!   `solve` with the library's engines, each answer kept until the next shot.
 //! - [`Board`]: a hidden layout placed by one of the library's placers, to fire at (the
 //!   Gymnasium environment's opponent).
+//! - [`Shooter`]: any of the library's shooters, asked for one shot at a time given a
+//!   `Game` (an opponent for an agent, or a baseline beside it).
 //! - [`sample`]: exactly uniform boards as a numpy array, drawn on every core.
 //! - [`solve`] and [`count`]: the puzzle questions for a file (or a `Game`); a puzzle's
 //!   `Game` also checks a person's progress and gives hints ([`progress`]).
@@ -18,17 +20,20 @@ mod board;
 mod game;
 mod jobs;
 mod progress;
+mod shooter;
 
 use pyo3::prelude::*;
 
 use board::Board;
 use game::Game;
 use jobs::{count, count_part, sample, shooters, simulate_chunk, solve, word_of};
+use shooter::Shooter;
 
 #[pymodule]
 fn _broadside(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<Board>()?;
+    m.add_class::<Shooter>()?;
     m.add_function(wrap_pyfunction!(sample, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
