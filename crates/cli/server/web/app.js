@@ -302,7 +302,8 @@ async function startMatch() {
   $("marks").hidden = true;
   $("ownwrap").hidden = false;
   $("title").textContent = "The computer's fleet: click to fire";
-  $("message").textContent = `You against the ${$("shooter").value} shooter: you fire first.`;
+  const chosen = $("shooter").selectedOptions[0];
+  $("message").textContent = `You against the computer, ${chosen ? chosen.textContent : $("shooter").value}: you fire first.`;
   buildTable($("board"), setup.w, setup.h, clickCell);
   buildTable($("own"), setup.w, setup.h, null);
   drawOwn();
@@ -330,8 +331,13 @@ async function fire(name) {
   if (shotAt().has(name)) { showError(`${name} was fired at already`); return; }
   state.clickStart = performance.now();
   state.busy = true;
+  // The computer's shot is chosen while you think; a click that comes sooner waits for it.
+  const thinking = setTimeout(() => {
+    $("message").textContent = `You fire at ${name}. The computer is thinking...`;
+  }, 150);
   const response = await fetch(`/api/match/fire?id=${m.id}&cell=${name}`, { method: "POST" });
   const text = await response.text();
+  clearTimeout(thinking);
   if (!response.ok) { showError(text.trim()); state.busy = false; return; }
   const r = JSON.parse(text);
   state.shots.push(r.you);
