@@ -1892,6 +1892,62 @@ fn advise_refuses_a_line_its_engine_cannot_answer_and_goes_on() {
     );
 }
 
+/// `advise --shooter` says after each line where that shooter fires next: exact greedy's cell
+/// is one of the best cells the heat map names, the pilot's is an open cell, a position met
+/// again after `undo` keeps its advice, and the game's end has none.
+#[test]
+fn advise_says_where_a_shooter_fires_next() {
+    let cells = |out: &str, key: &str| -> Vec<Vec<String>> {
+        out.lines()
+            .filter_map(|l| l.strip_prefix(key))
+            .map(|rest| {
+                let rest = rest.split(" (").next().unwrap();
+                rest.split_whitespace().map(String::from).collect()
+            })
+            .collect()
+    };
+    let game = ["--size", "5x5", "--fleet", "2", "--color", "never"];
+    let lines = "A1 miss\nC3 hit\nC4 miss\nundo\nC4 miss\nB3 sunk 2\nquit\n";
+    let o = run(
+        &[&["advise", "--shooter", "greedy"][..], &game].concat(),
+        Some(lines),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let best = cells(&out, "best: ");
+    let greedy = cells(&out, "shooter greedy: ");
+    // Seven positions shown (the start, five shots, one taken back), the last one over.
+    assert_eq!(best.len(), 7, "{out}");
+    assert_eq!(greedy.len(), 6, "{out}");
+    for (b, g) in best.iter().zip(&greedy) {
+        assert!(b.contains(&g[0]), "{g:?} not among {b:?}\n{out}");
+    }
+    // After C3 hit, C4 miss and its undo, the position after C3 hit is asked again, then the
+    // one after C4 miss: the random shooter gives the cells it gave then.
+    let o = run(
+        &[&["advise", "--shooter", "random", "--seed", "2"][..], &game].concat(),
+        Some(lines),
+    );
+    let out = stdout(&o);
+    let random = cells(&out, "shooter random: ");
+    assert_eq!(random.len(), 6, "{out}");
+    assert_eq!((&random[2], &random[3]), (&random[4], &random[5]), "{out}");
+    let o = run(
+        &[&["advise", "--shooter", "pilot:100"][..], &game].concat(),
+        Some(lines),
+    );
+    let out = stdout(&o);
+    let pilot = cells(&out, "shooter pilot:layouts=100: ");
+    assert_eq!(pilot.len(), 6, "{out}");
+    assert!(!["A1", "C3"].contains(&pilot[2][0].as_str()), "{out}");
+    // --seed without --shooter is a usage error.
+    let o = run(
+        &[&["advise", "--seed", "2"][..], &game].concat(),
+        Some("quit\n"),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
 #[test]
 fn runs_too_long_to_hold_are_refused_not_attempted() {
     for args in [

@@ -4,11 +4,8 @@
 use std::str::FromStr;
 use std::sync::Mutex;
 
-use broadside::observe::{Shot, ShotResult};
-use broadside::play::{Counting, Setup, Shooter as Shoots, ShooterKind};
+use broadside::play::{Adviser, Counting, Setup, ShooterKind};
 use pyo3::prelude::*;
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
 use crate::args::{duration, natural, value_error};
 use crate::game::Game;
@@ -17,23 +14,9 @@ use crate::game::Game;
 /// is the cell it fires at next given the shots a `Game` records.
 #[pyclass(module = "broadside", name = "Shooter")]
 pub(crate) struct Shooter {
-    kind: ShooterKind,
-    time_limit: Option<std::time::Duration>,
     /// In a mutex only to be shared between threads, as a Python object may be; `choose`
     /// takes it mutably.
-    shooter: Mutex<Box<dyn Shoots>>,
-    rng: StdRng,
-    /// The shots of the last `choose`: a game that does not go on from them is a new one.
-    seen: Vec<Shot>,
-}
-
-impl Shooter {
-    fn fresh(kind: ShooterKind, time_limit: Option<std::time::Duration>) -> Box<dyn Shoots> {
-        kind.shooter(Counting {
-            time_limit,
-            ..Counting::default()
-        })
-    }
+    adviser: Mutex<Adviser>,
 }
 
 #[pymethods]
@@ -45,14 +28,12 @@ impl Shooter {
     #[pyo3(signature = (word="strongest", seed=0, time_limit=None))]
     fn new(word: &str, seed: i128, time_limit: Option<f64>) -> PyResult<Shooter> {
         let kind = ShooterKind::from_str(word).map_err(value_error)?;
-        let seed: u64 = natural(seed, "seed")?;
-        let time_limit = duration(time_limit)?;
+        let counting = Counting {
+            time_limit: duration(time_limit)?,
+            ..Counting::default()
+        };
         Ok(Shooter {
-            kind,
-            time_limit,
-            shooter: Mutex::new(Shooter::fresh(kind, time_limit)),
-            rng: StdRng::seed_from_u64(seed),
-            seen: Vec::new(),
+            adviser: Mutex::new(Adviser::new(kind, counting, natural(seed, "seed")?)),
         })
     }
 
@@ -65,36 +46,23 @@ impl Shooter {
         let spec = game.known.problem.given();
         let setup = Setup::of(spec);
         let shots = &spec.observations.shots;
-        let d = setup.dims;
-        let mut fired = vec![false; d.cells()];
-        let mut hit = vec![false; d.cells()];
-        for s in shots {
-            fired[s.cell] = true;
-            hit[s.cell] |= matches!(s.result, ShotResult::Hit | ShotResult::Sunk { .. });
-        }
-        if hit.iter().filter(|&&h| h).count() >= setup.fleet.cell_count() {
-            return Err(value_error("the game is over: every ship cell is hit"));
-        }
-        if (0..d.cells()).all(|c| fired[c] || setup.rocks.contains(&c)) {
-            return Err(value_error("no cell is left to fire at"));
-        }
-        let shooter = self.shooter.get_mut().unwrap_or_else(|e| e.into_inner());
-        if !shots.starts_with(&self.seen) {
-            *shooter = Shooter::fresh(self.kind, self.time_limit);
-        }
-        let rng = &mut self.rng;
-        let cell = py.detach(|| shooter.choose(&setup, shots, rng));
-        self.seen.clone_from(shots);
-        Ok(cell)
+        let adviser = self.adviser.get_mut().unwrap_or_else(|e| e.into_inner());
+        py.detach(|| adviser.choose(&setup, shots)).ok_or_else(|| {
+            value_error("the game is over: every ship cell is hit, or no cell is left to fire at")
+        })
     }
 
     /// The shooter's word, with its parameters by name.
     #[getter]
-    fn word(&self) -> String {
-        self.kind.to_string()
+    fn word(&mut self) -> String {
+        self.adviser
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .kind()
+            .to_string()
     }
 
-    fn __repr__(&self) -> String {
-        format!("Shooter('{}')", self.kind)
+    fn __repr__(&mut self) -> String {
+        format!("Shooter('{}')", self.word())
     }
 }

@@ -10,9 +10,10 @@ use broadside::answer::{self, NoLayout, ProbsReport};
 use broadside::format::text;
 use broadside::observe::parse_shot;
 use broadside::output;
+use broadside::play::{Adviser, Counting, Setup, ShooterKind};
 use broadside::{CountOptions, Engine, ProblemSpec};
 
-use crate::args::{ColorChoice, Input, SetupOptions, TimeLimit};
+use crate::args::{ColorChoice, Input, SetupOptions, TimeLimit, shooter_help};
 use crate::report::ask;
 use crate::usage;
 
@@ -32,6 +33,11 @@ pub struct Args {
     /// Colour the heat map: auto (a terminal without NO_COLOR), always or never.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    #[arg(long, value_name = "SHOOTER", help = shooter_help("Also say where this shooter fires next (strongest, say), after the exact best shot"))]
+    shooter: Option<ShooterKind>,
+    /// The seed of --shooter's random numbers.
+    #[arg(long, default_value = "0", requires = "shooter")]
+    seed: u64,
 }
 
 const HELP: &str = "\
@@ -50,12 +56,14 @@ struct Advisor {
     engine: Engine,
     opts: CountOptions,
     colour: bool,
+    /// The shooter asked where it fires next, if any.
+    adviser: Option<Adviser>,
 }
 
 impl Advisor {
     /// Prints the heat map and the best shot of the position; an error when no layout fits,
     /// saying why, and the position is then not a possible one.
-    fn analyse(&self, out: &mut dyn Write) -> Result<std::result::Result<(), String>> {
+    fn analyse(&mut self, out: &mut dyn Write) -> Result<std::result::Result<(), String>> {
         let p = match answer::build(self.spec.clone()) {
             Ok(p) => p,
             Err(e) => return Ok(Err(e.to_string())),
@@ -80,6 +88,7 @@ impl Advisor {
             }
             ProbsReport::NoMap(no) => {
                 writeln!(out, "after {shots} shots: no heat map: {}", no.reason)?;
+                self.shooter_says(out)?;
                 Ok(Ok(()))
             }
             ProbsReport::Map(h) => {
@@ -111,6 +120,7 @@ impl Advisor {
                     (None, Some(_)) => writeln!(out, "best: no open cell can hold a ship")?,
                     _ => writeln!(out, "best: not known (the count is partial)")?,
                 }
+                self.shooter_says(out)?;
                 Ok(Ok(()))
             }
         }
@@ -154,7 +164,21 @@ impl Advisor {
         Ok(true)
     }
 
-    fn show(&self, out: &mut dyn Write) -> Result<()> {
+    /// Where the --shooter fires next: `shooter WORD: CELL` (nothing without one, or once
+    /// the game is over).
+    fn shooter_says(&mut self, out: &mut dyn Write) -> Result<()> {
+        let Some(adviser) = self.adviser.as_mut() else {
+            return Ok(());
+        };
+        let setup = Setup::of(&self.spec);
+        if let Some(cell) = adviser.choose(&setup, &self.spec.observations.shots) {
+            let name = self.spec.dims.cell_name(cell);
+            writeln!(out, "shooter {}: {name}", adviser.kind())?;
+        }
+        Ok(())
+    }
+
+    fn show(&mut self, out: &mut dyn Write) -> Result<()> {
         if let Err(why) = self.analyse(out)? {
             writeln!(out, "{why}")?;
         }
@@ -201,15 +225,23 @@ pub fn run(args: &Args) -> Result<bool> {
     };
     // The starting position must be a possible one, and well formed.
     answer::build(spec.clone())?;
+    let time_limit = args.limit.duration()?;
     let mut advisor = Advisor {
         spec,
         engine: args.engine,
         opts: CountOptions {
-            time_limit: args.limit.duration()?,
+            time_limit,
             parallel: true,
             ..CountOptions::default()
         },
         colour: args.color.enabled(),
+        adviser: args.shooter.map(|kind| {
+            let counting = Counting {
+                time_limit,
+                ..Counting::default()
+            };
+            Adviser::new(kind, counting, args.seed)
+        }),
     };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();

@@ -12,7 +12,8 @@
 //! - [`simulate`] plays many games on every core, reproducibly from a seed, and gives a
 //!   [`Summary`] of the shots they took; [`play_match`] pits two sides against each other on
 //!   paired boards.
-//! - [`Versus`] is a person against the computer, a shot each in turn.
+//! - [`Versus`] is a person against the computer, a shot each in turn; [`Adviser`] asks a
+//!   shooter about positions of a game kept elsewhere (advice, an agent's opponent).
 //! - [`Book`] keeps the exact heat maps of positions many games reach (openings, the hunt for
 //!   the first ship), once for the games of a run.
 //! - [`Optimal`] solves small games exactly: the least expected shots any shooter can reach,
@@ -47,6 +48,7 @@
 //! ```
 
 mod accuracy;
+mod adviser;
 mod book;
 mod gains;
 mod game;
@@ -61,6 +63,7 @@ pub mod vocabulary;
 pub use accuracy::{
     Accuracy, AccuracyTable, Boards, Estimator, GameAccuracy, Turn, accuracy, catalogue,
 };
+pub use adviser::Adviser;
 pub use book::Book;
 pub use gains::{Departure, Gains, GainsTable, GameGains, gains};
 pub use game::{Game, Setup, replays};
