@@ -76,7 +76,7 @@ const MOST_WORK: u64 = 20_000;
 
 /// The most layouts times games a layout (its candidates and four more, counting those cut
 /// short) the pilot may play out a move: the `strongest` preset's 3,200 layouts of eight
-/// candidates, whose moves take up to about 0.6 s on one core, most of it while the person
+/// candidates, whose moves take up to about 0.7 s on one core, most of it while the person
 /// thinks (the computer chooses its next shot then).
 const MOST_PILOT_WORK: u64 = 40_000;
 

@@ -34,9 +34,8 @@ pub struct Adviser {
     counting: Counting,
     shooter: Box<dyn Shooter>,
     rng: StdRng,
-    /// The shots last asked about.
-    seen: Vec<Shot>,
-    /// The positions asked about and the cells given, oldest first.
+    /// The positions asked about and the cells given, oldest first: the last is the
+    /// position the shooter was last brought to.
     given: std::collections::VecDeque<(Vec<Shot>, usize)>,
 }
 
@@ -49,7 +48,6 @@ impl Adviser {
             kind,
             counting,
             rng: StdRng::seed_from_u64(seed),
-            seen: Vec::new(),
             given: std::collections::VecDeque::new(),
         }
     }
@@ -77,15 +75,15 @@ impl Adviser {
         if let Some((_, cell)) = self.given.iter().find(|(s, _)| s.as_slice() == shots) {
             return Some(*cell);
         }
-        if !shots.starts_with(&self.seen) {
+        let last = self.given.back().map_or(&[][..], |(s, _)| s.as_slice());
+        if !shots.starts_with(last) {
             self.shooter = self.kind.shooter(self.counting.clone());
         }
         let cell = self.shooter.choose(setup, shots, &mut self.rng);
-        self.seen = shots.to_vec();
         if self.given.len() == REMEMBERED {
             self.given.pop_front();
         }
-        self.given.push_back((self.seen.clone(), cell));
+        self.given.push_back((shots.to_vec(), cell));
         Some(cell)
     }
 }
