@@ -190,14 +190,17 @@ pub fn run(args: &Args) -> Result<bool> {
     )?;
     let mut input = stdin.lock();
     let mut line = String::new();
+    // The computer chooses its shots while the person types (they depend on its own shots
+    // alone), all of them ahead, and answers each at once once it is chosen. The thread ends
+    // with the computer's game, or with the command.
+    let ponderer = v.ponderer();
+    std::thread::Builder::new()
+        .name("broadside-ponder".into())
+        .spawn(move || ponderer.ponder(usize::MAX))
+        .context("starting the computer's thread")?;
     while v.winner().is_none() {
         print_boards(&mut out, &v, colour)?;
-        // The computer chooses its next shot while the person types theirs (it depends on
-        // its own shots alone), and answers at once.
-        let answered = std::thread::scope(|scope| {
-            scope.spawn(|| v.ponder());
-            ask(&mut out, &mut input, "your shot> ", &mut line)
-        })?;
+        let answered = ask(&mut out, &mut input, "your shot> ", &mut line)?;
         if !answered {
             writeln!(out)?;
             break;

@@ -17,9 +17,14 @@ use super::books::Books;
 use super::http::Reply;
 use super::routes::problems;
 
+/// The computer's shots a match chooses ahead while the person thinks: enough that a slow
+/// choice (a race that prepares a new sampler, up to a second) is made up by the quick ones
+/// before it, few enough that a match left early does not hold a core for long.
+pub const PONDER_AHEAD: usize = 12;
+
 /// The live matches by id; the oldest is dropped past a bound. After each of its moves a
-/// match's computer chooses its next shot while the person thinks (it depends on the
-/// computer's own shots alone), so that the person's next shot is answered at once.
+/// match's computer chooses its next shots while the person thinks (they depend on the
+/// computer's own shots alone), so that the person's next shots are answered at once.
 pub struct Matches {
     live: Mutex<BTreeMap<u64, Arc<Mutex<Versus>>>>,
     next: AtomicU64,
@@ -168,22 +173,22 @@ impl Matches {
         }
     }
 
-    /// Has `game`'s computer choose its next shot on a thread of its own, if fewer than the
-    /// most matches are doing so. A request for the match waits for it (the match is locked
-    /// meanwhile), and is then answered at once.
-    fn ponder(&self, game: Arc<Mutex<Versus>>) {
+    /// Has `game`'s computer choose its next shots ([`PONDER_AHEAD`] ahead) on a thread of
+    /// its own, if fewer than the most matches are doing so. The match is not held
+    /// meanwhile: a request for it takes a shot already chosen at once, and waits only for
+    /// one not yet chosen.
+    fn ponder(&self, game: &Arc<Mutex<Versus>>) {
         if self.pondering.fetch_add(1, Ordering::SeqCst) >= self.most_pondering {
             self.pondering.fetch_sub(1, Ordering::SeqCst);
             return;
         }
+        let ponderer = game.lock().unwrap_or_else(|e| e.into_inner()).ponderer();
         let pondering = self.pondering.clone();
         let spawned = std::thread::Builder::new()
             .name("broadside-ponder".into())
             .spawn(move || {
                 // A shooter that fails leaves the match to choose when the person fires.
-                let _ = catch_unwind(AssertUnwindSafe(|| {
-                    game.lock().unwrap_or_else(|e| e.into_inner()).ponder();
-                }));
+                let _ = catch_unwind(AssertUnwindSafe(|| ponderer.ponder(PONDER_AHEAD)));
                 pondering.fetch_sub(1, Ordering::SeqCst);
             });
         if spawned.is_err() {
@@ -262,7 +267,7 @@ impl Matches {
                 live.pop_first();
             }
         }
-        self.ponder(game);
+        self.ponder(&game);
         Reply::of(&state)
     }
 
@@ -299,7 +304,7 @@ impl Matches {
             MatchState::of(id, &v, Some(you), computer)
         };
         if state.winner.is_none() {
-            self.ponder(game);
+            self.ponder(&game);
         }
         Reply::of(&state)
     }

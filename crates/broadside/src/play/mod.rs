@@ -74,7 +74,7 @@ pub use shooter::{Counting, DENSITY_WEIGHT, Shooter, ShooterKind, play, play_unt
 
 use crate::engine::Cancel;
 pub use simulate::{Played, Simulation, Summary, simulate, simulate_each};
-pub use versus::{Versus, Winner};
+pub use versus::{Ponderer, Versus, Winner};
 
 /// Runs `f` with a [`Cancel`] raised as soon as `stop` is (a thread looks every 10 ms, and
 /// ends with `f`): a run that is stopped then stops the counts of the games under way, whose

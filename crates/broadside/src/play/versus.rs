@@ -4,8 +4,9 @@
 //! The computer's fleet is hidden by a [`Placer`], and so is the person's (uniformly at
 //! random for them, or their own layout from a file with the `file:PATH` placer). The computer fires with any [`ShooterKind`], seeing only the results
 //! of its shots under the game's sinking rule, as a shooter always does. Everything random
-//! comes from one seed, so a seed replays the same computer. Its next shot depends on its own
-//! shots alone, so a caller can have it chosen while the person thinks ([`Versus::ponder`]).
+//! comes from one seed, so a seed replays the same computer. Its shots depend on its own
+//! shots alone, so a caller can have them chosen ahead, several at a time, while the person
+//! thinks ([`Versus::ponderer`]): a slow choice is then made up by the quick ones around it.
 //!
 //! ```
 //! use broadside::play::{PlacerKind, Setup, ShooterKind, Versus};
@@ -27,7 +28,9 @@
 //! assert!(v.theirs().shots().len() <= 16 && v.yours().shots().len() <= 16);
 //! ```
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use rand::rngs::StdRng;
 
@@ -56,11 +59,127 @@ pub struct Versus {
     /// The person's fleet, at which the computer fires.
     yours: Game,
     shooter_kind: ShooterKind,
-    shooter: Box<dyn Shooter>,
-    /// The computer's next shot, chosen ahead by [`Versus::ponder`].
-    next: Option<usize>,
-    rng: StdRng,
+    /// The computer's shooter and the shots it chose ahead, shared with [`Ponderer`]s.
+    computer: Arc<Computer>,
     seed: u64,
+}
+
+/// The computer's side of a match: what chooses its shots, and the shots chosen ahead.
+struct Computer {
+    thinker: Mutex<Thinker>,
+    /// The shots chosen ahead. A lock of its own, so that a reply takes a shot chosen ahead
+    /// while the next is being chosen.
+    ahead: Mutex<Ahead>,
+    /// Raised when a shot is chosen ahead or the pondering stops.
+    chosen: Condvar,
+    /// Whether the match is over or gone, when no more shots are worth choosing.
+    done: AtomicBool,
+}
+
+/// The shots chosen and not yet fired, in order, and whether some [`Ponderer::ponder`] is
+/// choosing more now.
+#[derive(Default)]
+struct Ahead {
+    cells: VecDeque<usize>,
+    pondering: bool,
+}
+
+/// What chooses the computer's shots: its shooter, its dice, and the person's board as the
+/// computer's shots so far leave it (those fired and those chosen ahead).
+struct Thinker {
+    shooter: Box<dyn Shooter>,
+    rng: StdRng,
+    board: Game,
+}
+
+/// A lock taken whatever a panicking holder left: the computer's state is whole between
+/// choices (a choice that panics pushes nothing).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Computer {
+    /// Chooses the computer's next shot after those chosen ahead and keeps it; false once
+    /// its game (on its own copy of the person's board) is over.
+    fn choose_next(&self) -> bool {
+        let mut t = lock(&self.thinker);
+        self.choose_locked(&mut t)
+    }
+
+    fn choose_locked(&self, t: &mut Thinker) -> bool {
+        if t.board.is_over() {
+            return false;
+        }
+        let Thinker {
+            shooter,
+            rng,
+            board,
+        } = t;
+        let cell = shooter.choose(board.setup(), board.shots(), rng);
+        board.fire(cell);
+        lock(&self.ahead).cells.push_back(cell);
+        self.chosen.notify_all();
+        true
+    }
+
+    /// The next shot to fire: the first chosen ahead, else the next a pondering thread
+    /// chooses (waited for), else chosen now; `None` once the computer's game is over.
+    fn take(&self) -> Option<usize> {
+        let mut ahead = lock(&self.ahead);
+        loop {
+            if let Some(cell) = ahead.cells.pop_front() {
+                return Some(cell);
+            }
+            if !ahead.pondering {
+                break;
+            }
+            // Woken by the shot chosen, not by the lock on the chooser: a pondering thread
+            // takes that lock again at once for the shot after.
+            ahead = self.chosen.wait(ahead).unwrap_or_else(|e| e.into_inner());
+        }
+        drop(ahead);
+        let mut t = lock(&self.thinker);
+        // A pondering thread may have started, and chosen, meanwhile.
+        if let Some(cell) = lock(&self.ahead).cells.pop_front() {
+            return Some(cell);
+        }
+        self.choose_locked(&mut t);
+        lock(&self.ahead).cells.pop_front()
+    }
+}
+
+/// A handle on a match's computer that chooses its shots ahead on another thread, without
+/// holding the match: see [`Versus::ponderer`].
+#[derive(Clone)]
+pub struct Ponderer(Arc<Computer>);
+
+impl Ponderer {
+    /// Chooses the computer's shots ahead until `most` are chosen and not yet fired, or its
+    /// game is over, or the match is (the person sank its fleet, or the [`Versus`] is
+    /// dropped), one at a time; [`Versus::reply`] takes them as they come and meanwhile
+    /// waits only for a shot not yet chosen. Returns at once where another thread is
+    /// pondering the same match. The shots are those the computer would fire unpondered.
+    pub fn ponder(&self, most: usize) {
+        /// Says the pondering stopped however it ends, a panic in the shooter included, and
+        /// wakes a reply waiting for it.
+        struct Stopped<'a>(&'a Computer);
+        impl Drop for Stopped<'_> {
+            fn drop(&mut self) {
+                lock(&self.0.ahead).pondering = false;
+                self.0.chosen.notify_all();
+            }
+        }
+        let c = &*self.0;
+        if std::mem::replace(&mut lock(&c.ahead).pondering, true) {
+            return;
+        }
+        let _stopped = Stopped(c);
+        while !c.done.load(Ordering::Acquire) && lock(&c.ahead).cells.len() < most {
+            if !c.choose_next() {
+                break;
+            }
+        }
+    }
 }
 
 impl Versus {
@@ -102,18 +221,25 @@ impl Versus {
         let yours = place(your_placer, 1)?;
         Ok(Versus {
             theirs: Game::new(setup.clone(), theirs),
+            computer: Arc::new(Computer {
+                thinker: Mutex::new(Thinker {
+                    shooter: shooter.shooter(Counting {
+                        book: Some(
+                            book.filter(|b| b.setup() == setup)
+                                .unwrap_or_else(|| Book::for_run(setup)),
+                        ),
+                        time_limit,
+                        cancel: None,
+                    }),
+                    rng: stream(seed, 0, 2),
+                    board: Game::new(setup.clone(), yours.clone()),
+                }),
+                ahead: Mutex::new(Ahead::default()),
+                chosen: Condvar::new(),
+                done: AtomicBool::new(false),
+            }),
             yours: Game::new(setup.clone(), yours),
             shooter_kind: shooter,
-            shooter: shooter.shooter(Counting {
-                book: Some(
-                    book.filter(|b| b.setup() == setup)
-                        .unwrap_or_else(|| Book::for_run(setup)),
-                ),
-                time_limit,
-                cancel: None,
-            }),
-            next: None,
-            rng: stream(seed, 0, 2),
             seed,
         })
     }
@@ -134,37 +260,41 @@ impl Versus {
                 d.cell_name(cell)
             )));
         }
-        Ok(self.theirs.fire(cell))
+        let result = self.theirs.fire(cell);
+        if self.theirs.is_over() {
+            self.computer.done.store(true, Ordering::Release);
+        }
+        Ok(result)
     }
 
     /// The computer's shot at the person's board and what it reported; `None` when the game
-    /// is over. A shot [`Versus::ponder`] chose is fired at once.
+    /// is over. A shot chosen ahead ([`Versus::ponder`], [`Ponderer::ponder`]) is fired at
+    /// once.
     pub fn reply(&mut self) -> Option<(usize, ShotResult)> {
         if self.winner().is_some() {
             return None;
         }
-        self.ponder();
-        let cell = self.next.take()?;
+        let cell = self.computer.take()?;
         Some((cell, self.yours.fire(cell)))
     }
 
-    /// Chooses the computer's next shot now and keeps it for [`Versus::reply`], which then
-    /// answers at once: a caller runs this while the person thinks. The computer's choice
-    /// depends on its own shots alone, and draws the same random numbers whenever it is
-    /// made, so a game is the same pondered or not. Does nothing once the game is over or
-    /// the shot is chosen.
-    pub fn ponder(&mut self) {
-        if self.next.is_none() && self.winner().is_none() {
-            let cell = self
-                .shooter
-                .choose(self.yours.setup(), self.yours.shots(), &mut self.rng);
-            self.next = Some(cell);
-        }
+    /// Chooses the computer's shots ahead until `most` are chosen and not yet fired (or its
+    /// game is over), for [`Versus::reply`] to fire at once: a caller runs this while the
+    /// person thinks. The computer's choices depend on its own shots alone, and draw the
+    /// same random numbers whenever they are made, so a game is the same pondered or not.
+    pub fn ponder(&self, most: usize) {
+        self.ponderer().ponder(most);
     }
 
-    /// Whether the computer's next shot is chosen (by [`Versus::ponder`]).
-    pub fn pondered(&self) -> bool {
-        self.next.is_some()
+    /// A handle that ponders this match's computer from another thread while the match is
+    /// played ([`Ponderer::ponder`]); it keeps the computer alive, not the match.
+    pub fn ponderer(&self) -> Ponderer {
+        Ponderer(self.computer.clone())
+    }
+
+    /// How many of the computer's shots are chosen ahead and not yet fired.
+    pub fn pondered(&self) -> usize {
+        lock(&self.computer.ahead).cells.len()
     }
 
     /// Who won, once a fleet is sunk. The person fires first, so when the person sinks the
@@ -217,6 +347,13 @@ impl Versus {
             self.seed, self.shooter_kind
         ));
         format!("{}---\n{}", text::print(&mine), text::print(&its))
+    }
+}
+
+impl Drop for Versus {
+    /// A match given up stops its computer's pondering at the shot under way.
+    fn drop(&mut self) {
+        self.computer.done.store(true, Ordering::Release);
     }
 }
 

@@ -949,10 +949,12 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
     }
 }
 
-/// A computer that chooses its shot while the person thinks plays the same game as one that
+/// A computer that chooses its shots while the person thinks plays the same game as one that
 /// chooses when asked: its shots depend on its own shots and its seed alone. Checked with the
 /// pilot (whose races draw layouts from the match's random numbers) and with a random
-/// shooter, the person firing in reading order, pondering before every other shot.
+/// shooter, the person firing in reading order: unpondered; pondered a shot ahead before every
+/// other shot and the whole game ahead once; and pondered on another thread the whole game
+/// ahead while the person fires.
 #[test]
 fn a_pondered_match_is_the_match_played_without_pondering() {
     let setup = Setup {
@@ -962,33 +964,51 @@ fn a_pondered_match_is_the_match_played_without_pondering() {
         sinking: Sinking::Announced,
         rocks: Vec::new(),
     };
+    #[derive(Clone, Copy, PartialEq)]
+    enum Ponder {
+        Never,
+        Here,
+        Beside,
+    }
     for shooter in ["pilot:64", "random"] {
         let shooter: ShooterKind = shooter.parse().unwrap();
-        let play = |ponder: bool| {
+        let play = |ponder: Ponder| {
             let uniform = PlacerKind::Uniform;
             let mut v = Versus::new(&setup, &uniform, shooter, &uniform, 21).unwrap();
-            let mut pondered = 0;
+            let beside = (ponder == Ponder::Beside).then(|| {
+                let ponderer = v.ponderer();
+                std::thread::spawn(move || ponderer.ponder(usize::MAX))
+            });
+            let mut most_ahead = 0;
             for cell in 0..setup.dims.cells() {
                 if v.winner().is_some() {
                     break;
                 }
-                if ponder && cell % 2 == 0 {
-                    v.ponder();
-                    assert!(v.pondered());
-                    pondered += 1;
+                if ponder == Ponder::Here && cell < 7 && cell % 2 == 0 {
+                    let before = v.pondered();
+                    v.ponder(before + 1);
+                    assert_eq!(v.pondered(), before + 1);
                 }
+                if ponder == Ponder::Here && cell == 7 {
+                    // The rest of the computer's game.
+                    v.ponder(usize::MAX);
+                }
+                most_ahead = most_ahead.max(v.pondered());
                 v.fire(cell).unwrap();
                 v.reply();
-                assert!(!v.pondered());
+            }
+            if let Some(thread) = beside {
+                thread.join().unwrap();
             }
             assert!(v.winner().is_some());
-            (v.record(true), pondered)
+            (v.record(true), most_ahead)
         };
-        let (plain, none) = play(false);
-        let (pondered, some) = play(true);
+        let (plain, none) = play(Ponder::Never);
         assert_eq!(none, 0);
-        assert!(some >= 5, "{some} shots pondered");
-        assert_eq!(plain, pondered, "{shooter}");
+        let (here, ahead) = play(Ponder::Here);
+        assert!(ahead >= 5, "{ahead} shots chosen ahead at most");
+        assert_eq!(plain, here, "{shooter}, pondered here");
+        assert_eq!(plain, play(Ponder::Beside).0, "{shooter}, pondered beside");
     }
 }
 
