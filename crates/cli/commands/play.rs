@@ -191,8 +191,8 @@ pub fn run(args: &Args) -> Result<bool> {
     let mut input = stdin.lock();
     let mut line = String::new();
     // The computer chooses its shots while the person types (they depend on its own shots
-    // alone), all of them ahead, and answers each at once once it is chosen. The thread ends
-    // with the computer's game, or with the command.
+    // alone), the whole game ahead, and fires each at once if it is already chosen. The
+    // thread ends with the computer's game, or with the command.
     let ponderer = v.ponderer();
     std::thread::Builder::new()
         .name("broadside-ponder".into())
