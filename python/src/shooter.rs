@@ -54,15 +54,15 @@ impl Shooter {
 
     /// The shooter's word, with its parameters by name.
     #[getter]
-    fn word(&mut self) -> String {
+    fn word(&self) -> String {
         self.adviser
-            .get_mut()
+            .lock()
             .unwrap_or_else(|e| e.into_inner())
             .kind()
             .to_string()
     }
 
-    fn __repr__(&mut self) -> String {
+    fn __repr__(&self) -> String {
         format!("Shooter('{}')", self.word())
     }
 }

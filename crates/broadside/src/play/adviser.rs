@@ -22,7 +22,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::game::Setup;
-use super::shooter::{Counting, Shooter, ShooterKind};
+use super::shooter::{Counting, Shooter, ShooterKind, open};
 use crate::observe::{Shot, ShotResult};
 
 /// The positions whose cells an [`Adviser`] remembers (a few games' worth).
@@ -61,15 +61,12 @@ impl Adviser {
     /// (every ship cell hit) or no cell is left to fire at. The same calls give the same
     /// cells.
     pub fn choose(&mut self, setup: &Setup, shots: &[Shot]) -> Option<usize> {
-        let cells = setup.dims.cells();
-        let mut fired = vec![false; cells];
-        let mut hit = vec![false; cells];
+        let mut hit = vec![false; setup.dims.cells()];
         for s in shots {
-            fired[s.cell] = true;
             hit[s.cell] |= matches!(s.result, ShotResult::Hit | ShotResult::Sunk { .. });
         }
         let over = hit.iter().filter(|&&h| h).count() >= setup.fleet.cell_count();
-        if over || (0..cells).all(|c| fired[c] || setup.rocks.contains(&c)) {
+        if over || open(setup, shots).is_empty() {
             return None;
         }
         if let Some((_, cell)) = self.given.iter().find(|(s, _)| s.as_slice() == shots) {

@@ -413,7 +413,7 @@ pub(super) fn shuffle(cells: &mut [usize], rng: &mut dyn Rng) {
 }
 
 /// The cells not fired at (nor rocks).
-fn open(setup: &Setup, shots: &[Shot]) -> Vec<usize> {
+pub(in crate::play) fn open(setup: &Setup, shots: &[Shot]) -> Vec<usize> {
     let mut fired = vec![false; setup.dims.cells()];
     for &r in &setup.rocks {
         fired[r] = true;
