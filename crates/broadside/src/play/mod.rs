@@ -12,8 +12,9 @@
 //! - [`simulate`] plays many games on every core, reproducibly from a seed, and gives a
 //!   [`Summary`] of the shots they took; [`play_match`] pits two sides against each other on
 //!   paired boards.
-//! - [`Versus`] is a person against the computer, a shot each in turn; [`Adviser`] asks a
-//!   shooter about positions of a game kept elsewhere (advice, an agent's opponent).
+//! - [`Versus`] is a person against the computer, a shot each in turn (the person may fire
+//!   ahead of the computer's answers); [`Adviser`] asks a shooter about positions of a game
+//!   kept elsewhere (advice, an agent's opponent).
 //! - [`Book`] keeps the exact heat maps of positions many games reach (openings, the hunt for
 //!   the first ship), once for the games of a run.
 //! - [`Optimal`] solves small games exactly: the least expected shots any shooter can reach,

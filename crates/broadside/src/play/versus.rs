@@ -8,6 +8,13 @@
 //! shots alone, so a caller can have them chosen ahead, several at a time, while the person
 //! thinks ([`Versus::ponderer`]): a slow choice is then made up by the quick ones around it.
 //!
+//! For the same reason the person may fire before the computer has answered their last shots
+//! ([`Versus::owed`]): neither side learns anything from the other's shots, so the game is the
+//! one played in turn, settled by the two sides' counts of shots. The person fires first, so
+//! they win when their shot k sinks the computer's fleet and none of the computer's first
+//! k - 1 shots sinks theirs; when the computer's shot k sinks theirs first, the person's shots
+//! after their k-th are void and dropped ([`Versus::voided`]).
+//!
 //! ```
 //! use broadside::play::{PlacerKind, Setup, ShooterKind, Versus};
 //! use broadside::{Dims, Fleet, Rules, Sinking};
@@ -62,6 +69,8 @@ pub struct Versus {
     /// The computer's shooter and the shots it chose ahead, shared with [`Ponderer`]s.
     computer: Arc<Computer>,
     seed: u64,
+    /// The person's shots dropped as void ([`Versus::voided`]).
+    voided: usize,
 }
 
 /// The computer's side of a match: what chooses its shots, and the shots chosen ahead.
@@ -122,13 +131,14 @@ impl Computer {
         true
     }
 
-    /// The next shot to fire: the first chosen ahead, else the next a pondering thread
-    /// chooses (waited for), else chosen now; `None` once the computer's game is over.
-    fn take(&self) -> Option<usize> {
+    /// Returns once a shot is chosen ahead: at once if one is, else when the pondering
+    /// thread chooses it, else once it is chosen on this thread. Returns with none chosen
+    /// when the computer's game is over.
+    fn wait_chosen(&self) {
         let mut ahead = lock(&self.ahead);
         loop {
-            if let Some(cell) = ahead.cells.pop_front() {
-                return Some(cell);
+            if !ahead.cells.is_empty() {
+                return;
             }
             if !ahead.pondering {
                 break;
@@ -140,10 +150,15 @@ impl Computer {
         drop(ahead);
         let mut t = lock(&self.thinker);
         // A pondering thread may have started, and chosen, meanwhile.
-        if let Some(cell) = lock(&self.ahead).cells.pop_front() {
-            return Some(cell);
+        if lock(&self.ahead).cells.is_empty() {
+            self.choose_locked(&mut t);
         }
-        self.choose_locked(&mut t);
+    }
+
+    /// The next shot to fire: the first chosen ahead, else the next a pondering thread
+    /// chooses (waited for), else chosen now; `None` once the computer's game is over.
+    fn take(&self) -> Option<usize> {
+        self.wait_chosen();
         lock(&self.ahead).cells.pop_front()
     }
 }
@@ -179,6 +194,14 @@ impl Ponderer {
                 break;
             }
         }
+    }
+
+    /// Returns once the computer's next shot is chosen (by a pondering thread, waited for,
+    /// else on this thread), or its game is over, for [`Versus::reply_ready`] to fire at once.
+    /// A caller waits here without holding the match, so the person's shots are taken
+    /// meanwhile.
+    pub fn wait_chosen(&self) {
+        self.0.wait_chosen();
     }
 }
 
@@ -241,15 +264,24 @@ impl Versus {
             yours: Game::new(setup.clone(), yours),
             shooter_kind: shooter,
             seed,
+            voided: 0,
         })
     }
 
     /// The person fires at `cell` of the computer's board; an error when the cell is off the
-    /// board or was fired at before, or the game is over.
+    /// board or was fired at before, or the game is over, or the person's shots have sunk the
+    /// computer's fleet and only its answers are still to come. The computer need not have
+    /// answered the person's earlier shots ([`Versus::owed`]).
     pub fn fire(&mut self, cell: usize) -> Result<ShotResult, Error> {
         let d = self.theirs.setup().dims;
         if let Some(w) = self.winner() {
             return Err(Error::Request(format!("the game is over: {}", w.says())));
+        }
+        if self.theirs.is_over() {
+            return Err(Error::Request(
+                "your shots sank the computer's fleet: its answers to them are still to come"
+                    .into(),
+            ));
         }
         if cell >= d.cells() {
             return Err(Error::Request(format!("cell {cell} is off the board")));
@@ -261,21 +293,76 @@ impl Versus {
             )));
         }
         let result = self.theirs.fire(cell);
-        if self.theirs.is_over() {
-            self.computer.done.store(true, Ordering::Release);
-        }
+        self.settle();
         Ok(result)
     }
 
-    /// The computer's shot at the person's board and what it reported; `None` when the game
-    /// is over. A shot chosen ahead ([`Versus::ponder`], [`Ponderer::ponder`]) is fired at
-    /// once.
+    /// The computer's answer to the person's first shot it has not answered: its shot at the
+    /// person's board and what it reported; `None` when no shot is owed ([`Versus::owed`]). A
+    /// shot chosen ahead ([`Versus::ponder`], [`Ponderer::ponder`]) is fired at once, else the
+    /// shot is waited for or chosen now.
     pub fn reply(&mut self) -> Option<(usize, ShotResult)> {
-        if self.winner().is_some() {
+        if self.owed() == 0 {
             return None;
         }
         let cell = self.computer.take()?;
-        Some((cell, self.yours.fire(cell)))
+        Some(self.computer_fires(cell))
+    }
+
+    /// [`Versus::reply`] where the computer's shot is already chosen ahead; `None`, without
+    /// waiting, where it is not (or no shot is owed).
+    pub fn reply_ready(&mut self) -> Option<(usize, ShotResult)> {
+        if self.owed() == 0 {
+            return None;
+        }
+        let cell = lock(&self.computer.ahead).cells.pop_front()?;
+        Some(self.computer_fires(cell))
+    }
+
+    /// How many of the person's shots the computer has still to answer: its shot k follows
+    /// the person's shot k, unless that shot sank the computer's fleet; none once the
+    /// computer's game is over.
+    pub fn owed(&self) -> usize {
+        if self.yours.is_over() {
+            return 0;
+        }
+        let fired = self.theirs.shots().len();
+        let due = if self.theirs.is_over() {
+            fired - 1
+        } else {
+            fired
+        };
+        due.saturating_sub(self.yours.shots().len())
+    }
+
+    /// How many of the person's shots were void: fired ahead of the computer's answers, after
+    /// the computer's shot that sank the person's fleet.
+    pub fn voided(&self) -> usize {
+        self.voided
+    }
+
+    /// Fires the computer's shot at `cell`, and drops the person's shots after it when it sank
+    /// the person's fleet.
+    fn computer_fires(&mut self, cell: usize) -> (usize, ShotResult) {
+        let result = self.yours.fire(cell);
+        let last = self.yours.shots().len();
+        if self.yours.is_over() && self.theirs.shots().len() > last {
+            let mut kept = Game::new(self.theirs.setup().clone(), self.theirs.layout().clone());
+            for shot in &self.theirs.shots()[..last] {
+                kept.fire(shot.cell);
+            }
+            self.voided = self.theirs.shots().len() - last;
+            self.theirs = kept;
+        }
+        self.settle();
+        (cell, result)
+    }
+
+    /// Stops the computer's pondering once the game is settled.
+    fn settle(&self) {
+        if self.winner().is_some() {
+            self.computer.done.store(true, Ordering::Release);
+        }
     }
 
     /// Chooses the computer's shots ahead until `most` are chosen and not yet fired (or its
@@ -297,13 +384,14 @@ impl Versus {
         lock(&self.computer.ahead).cells.len()
     }
 
-    /// Who won, once a fleet is sunk. The person fires first, so when the person sinks the
-    /// computer's fleet the computer does not fire again.
+    /// Who won, once a fleet is sunk and the computer has answered every shot the person
+    /// fired before. The person fires first, so when the person's shot k sinks the computer's
+    /// fleet the computer fires k - 1 shots, and wins if one of them sinks the person's.
     pub fn winner(&self) -> Option<Winner> {
-        if self.theirs.is_over() {
-            Some(Winner::You)
-        } else if self.yours.is_over() {
+        if self.yours.is_over() {
             Some(Winner::Computer)
+        } else if self.theirs.is_over() && self.owed() == 0 {
+            Some(Winner::You)
         } else {
             None
         }

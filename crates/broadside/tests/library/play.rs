@@ -2,7 +2,7 @@
 //! a seed gives the same games on any number of threads, and the random shooter's mean
 //! matches its exact expectation.
 
-use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, Versus, simulate};
+use broadside::play::{PlacerKind, Setup, ShooterKind, Simulation, Versus, Winner, simulate};
 use broadside::{Dims, Fleet, Rules, Sinking, check};
 use std::sync::atomic::AtomicBool;
 
@@ -949,6 +949,17 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
     }
 }
 
+/// The game of the matches below: 6x6, ships of 3, 2 and 2 that may touch, sinkings announced.
+fn small_match() -> Setup {
+    Setup {
+        dims: Dims::new(6, 6),
+        fleet: Fleet::straight(&[3, 2, 2]),
+        rules: Rules::Touch,
+        sinking: Sinking::Announced,
+        rocks: Vec::new(),
+    }
+}
+
 /// A computer that chooses its shots while the person thinks plays the same game as one that
 /// chooses when asked: its shots depend on its own shots and its seed alone. Checked with the
 /// pilot (whose races draw layouts from the match's random numbers) and with a random
@@ -957,13 +968,7 @@ fn density_weighs_hits_and_credits_a_sinking_in_the_middle() {
 /// ahead while the person fires.
 #[test]
 fn a_pondered_match_is_the_match_played_without_pondering() {
-    let setup = Setup {
-        dims: Dims::new(6, 6),
-        fleet: Fleet::straight(&[3, 2, 2]),
-        rules: Rules::Touch,
-        sinking: Sinking::Announced,
-        rocks: Vec::new(),
-    };
+    let setup = small_match();
     #[derive(Clone, Copy, PartialEq)]
     enum Ponder {
         Never,
@@ -1010,6 +1015,64 @@ fn a_pondered_match_is_the_match_played_without_pondering() {
         assert_eq!(plain, here, "{shooter}, pondered here");
         assert_eq!(plain, play(Ponder::Beside).0, "{shooter}, pondered beside");
     }
+}
+
+/// Neither side learns from the other's shots, so a person who fires ahead of the computer's
+/// answers plays the game played in turn: the same winner and the same record, the person's
+/// shots after the computer's last dropped as void. Checked over seeds where each side wins,
+/// with the person firing the whole game ahead, and ahead by up to three shots.
+#[test]
+fn firing_ahead_of_the_computer_settles_the_game_played_in_turn() {
+    let setup = small_match();
+    let uniform = PlacerKind::Uniform;
+    let shooter: ShooterKind = "random".parse().unwrap();
+    let (mut wins, mut voided) = ([0; 2], 0);
+    for seed in 0..30u64 {
+        // The person's shots: every cell once, in an order of the seed's.
+        let order: Vec<usize> = (0..36).map(|k| (seed as usize * 7 + 5 * k) % 36).collect();
+        let in_turn = {
+            let mut v = Versus::new(&setup, &uniform, shooter, &uniform, seed).unwrap();
+            for &cell in &order {
+                if v.winner().is_some() {
+                    break;
+                }
+                v.fire(cell).unwrap();
+                assert_eq!(v.owed(), usize::from(v.winner().is_none()));
+                v.reply();
+            }
+            assert_eq!(v.voided(), 0);
+            (v.winner().unwrap(), v.record(true))
+        };
+        for ahead in [usize::MAX, 3] {
+            let mut v = Versus::new(&setup, &uniform, shooter, &uniform, seed).unwrap();
+            let mut fired = 0;
+            for &cell in &order {
+                if v.fire(cell).is_err() {
+                    break;
+                }
+                fired += 1;
+                if v.owed() >= ahead {
+                    while v.reply().is_some() {}
+                }
+            }
+            while v.reply().is_some() {}
+            assert_eq!(v.owed(), 0);
+            let winner = v.winner().expect("settled once every shot is answered");
+            assert_eq!(
+                (winner, v.record(true)),
+                in_turn,
+                "seed {seed}, ahead {ahead}"
+            );
+            assert_eq!(v.voided(), fired - v.theirs().shots().len());
+            assert!(v.fire(order[35]).is_err(), "no shot after the end");
+            if ahead == usize::MAX {
+                voided += v.voided();
+                wins[usize::from(winner == Winner::Computer)] += 1;
+            }
+        }
+    }
+    assert!(wins[0] > 0 && wins[1] > 0, "{wins:?}");
+    assert!(voided > 0);
 }
 
 /// A match's time limit bounds each of the computer's moves, not the life of what it keeps
