@@ -413,6 +413,21 @@ fn the_page_shows_the_cli_s_numbers_in_a_real_browser() {
         "{message}"
     );
     assert_eq!(page_equals_cli(&b), 3);
+    // Shots fired faster than the computer answers are answered at once; its answers follow.
+    for cell in ["D4", "E5", "F6", "G7", "H8"] {
+        b.click(&format!("#board-{cell}"));
+    }
+    b.settle();
+    let marks = b.run(
+        "return [...document.querySelectorAll('#own td')].filter((td) => td.textContent).length",
+    );
+    assert_eq!(marks, json!(8));
+    let message = b.run("return document.getElementById('message').textContent");
+    assert!(
+        message.as_str().unwrap().starts_with("You: H8 "),
+        "{message}"
+    );
+    assert_eq!(page_equals_cli(&b), 8);
     // The two boards side by side.
     let tops = b.run(
         "return [document.getElementById('board').getBoundingClientRect().top, \
@@ -420,6 +435,38 @@ fn the_page_shows_the_cli_s_numbers_in_a_real_browser() {
     );
     assert_eq!(tops[0], tops[1], "{tops}");
     b.screenshot(Path::new("target/browser-match.png"));
+    // A match clicked through faster than the computer answers ends settled by the two
+    // sides' counts of shots, as the server's record says.
+    b.type_into("#size", "5x5");
+    b.type_into("#fleet", "3 2");
+    b.click("#play");
+    b.settle();
+    for row in 1..=5 {
+        for col in ["A", "B", "C", "D", "E"] {
+            b.click(&format!("#board-{col}{row}"));
+        }
+    }
+    b.settle();
+    let end = b.run(
+        "return {message: document.getElementById('message').textContent, \
+                 record: document.getElementById('record').textContent, \
+                 marks: [...document.querySelectorAll('#own td')].filter((td) => td.textContent).length}",
+    );
+    let message = end["message"].as_str().unwrap();
+    assert!(
+        message.contains(" wins.") || message.contains("you win!"),
+        "{message}"
+    );
+    let record = end["record"].as_str().unwrap();
+    let (yours, its) = record.split_once("---").unwrap();
+    let shots = |r: &str| {
+        r.lines()
+            .filter(|l| l.contains(" miss") || l.contains(" hit") || l.contains(" sunk"))
+            .count()
+    };
+    assert_eq!(end["marks"], json!(shots(its)), "{record}");
+    let you_won = message.contains("you win!");
+    assert_eq!(shots(yours), shots(its) + usize::from(you_won), "{record}");
     // A size past what broadside takes is refused before a table is drawn, and the old
     // board's figures do not stay as if they were the new one's.
     b.type_into("#size", "1000x1000");

@@ -279,44 +279,83 @@ fn a_match_against_the_computer_plays_to_the_end() {
 }
 
 /// The computer chooses its next shot while the person thinks; a seed gives the same match
-/// whether the person fires at once (the request waits for that choice) or after it is made.
+/// whether the person fires at once (the request waits for that choice) or after it is made,
+/// or fires every shot ahead of the computer's answers (`wait=0`, the answers fetched from
+/// `/api/match/replies` at the end: the match is settled by the two sides' counts of shots,
+/// the person's shots after the computer's last dropped).
 #[test]
 fn a_match_is_the_same_however_long_the_person_thinks() {
     let server = Server::start(&[]);
     let game = "size: 6x6\nfleet: 3 2 2\nrules: touch\nsinking: announced\n";
-    let play = |think: std::time::Duration| {
+    let post = |path: &str| {
+        let r = request(&server.addr, "POST", path, None).unwrap();
+        let state: serde_json::Value = serde_json::from_str(&r.body).unwrap_or_default();
+        (r.status, state, r.body)
+    };
+    let play = |seed: u64, think: Option<std::time::Duration>| {
         let r = request(
             &server.addr,
             "POST",
-            "/api/match?seed=8&shooter=pilot:200",
+            &format!("/api/match?seed={seed}&shooter=pilot:200"),
             Some(game.as_bytes()),
         )
         .unwrap();
         assert_eq!(r.status, 200, "{}", r.body);
         let state: serde_json::Value = serde_json::from_str(&r.body).unwrap();
         let id = state["id"].as_str().unwrap().to_string();
+        let mut fired = 0;
         for k in 0..36 {
-            std::thread::sleep(think);
             let cell = format!("{}{}", (b'A' + k % 6) as char, k / 6 + 1);
-            let r = request(
-                &server.addr,
-                "POST",
-                &format!("/api/match/fire?id={id}&cell={cell}"),
-                None,
-            )
-            .unwrap();
-            assert_eq!(r.status, 200, "{}", r.body);
-            let last: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+            let Some(think) = think else {
+                let (status, last, body) =
+                    post(&format!("/api/match/fire?id={id}&cell={cell}&wait=0"));
+                if status == 409 {
+                    break;
+                }
+                assert_eq!(status, 200, "{body}");
+                fired += 1;
+                assert_eq!(last["your_shots"].as_array().unwrap().len(), fired);
+                continue;
+            };
+            std::thread::sleep(think);
+            let (status, last, body) = post(&format!("/api/match/fire?id={id}&cell={cell}"));
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(last["owed"], 0);
             if !last["winner"].is_null() {
-                return last["record"].as_str().unwrap().to_string();
+                return (
+                    last["winner"].clone(),
+                    last["record"].as_str().unwrap().to_string(),
+                );
             }
         }
-        panic!("the match did not end within 36 shots");
+        assert!(think.is_none(), "the match did not end within 36 shots");
+        loop {
+            let (status, last, body) = post(&format!("/api/match/replies?id={id}"));
+            assert_eq!(status, 200, "{body}");
+            if !last["winner"].is_null() {
+                assert_eq!(last["owed"], 0);
+                let kept = last["your_shots"].as_array().unwrap().len();
+                assert_eq!(last["voided"], fired - kept);
+                return (
+                    last["winner"].clone(),
+                    last["record"].as_str().unwrap().to_string(),
+                );
+            }
+            assert!(last["owed"].as_u64().unwrap() > 0, "{body}");
+        }
     };
-    let at_once = play(std::time::Duration::ZERO);
-    let thinking = play(std::time::Duration::from_millis(100));
-    assert!(at_once.contains("sunk"), "{at_once}");
-    assert_eq!(at_once, thinking);
+    let mut winners = Vec::new();
+    for seed in [8, 14] {
+        let at_once = play(seed, Some(std::time::Duration::ZERO));
+        assert!(at_once.1.contains("sunk"), "{}", at_once.1);
+        assert_eq!(
+            at_once,
+            play(seed, Some(std::time::Duration::from_millis(100)))
+        );
+        assert_eq!(at_once, play(seed, None), "seed {seed}, fired ahead");
+        winners.push(at_once.0);
+    }
+    assert_ne!(winners[0], winners[1], "each side wins once");
 }
 
 fn play_a_match_to_the_end(shooter: &str) {

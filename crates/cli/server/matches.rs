@@ -1,5 +1,6 @@
 //! Matches against the computer: the table of live matches, whose hidden fleets stay on the
-//! server, and the two requests that play them (`POST /api/match`, `POST /api/match/fire`).
+//! server, and the requests that play them (`POST /api/match`, `POST /api/match/fire`, `POST
+//! /api/match/replies`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -43,10 +44,18 @@ struct MatchState {
     yours: Vec<String>,
     /// The computer's fleet, once the game is over.
     theirs: Option<Vec<String>>,
-    /// The person's shot, as a record line.
+    /// The person's shot of this request, as a record line.
     you: Option<String>,
-    /// The computer's shot, as a record line.
+    /// The computer's last shot this request fired, as a record line.
     computer: Option<String>,
+    /// Every shot of the person's so far, as record lines (the void ones dropped).
+    your_shots: Vec<String>,
+    /// Every shot of the computer's so far, as record lines.
+    computer_shots: Vec<String>,
+    /// The person's shots the computer has still to answer.
+    owed: usize,
+    /// The person's shots dropped as void: fired ahead, after the computer's last.
+    voided: usize,
     /// "you" or "computer" once the game is over.
     winner: Option<&'static str>,
     /// The game as `broadside play` saves it (the computer's fleet once it is over).
@@ -59,6 +68,13 @@ impl MatchState {
             let s = g.setup();
             g.layout().to_rows(s.dims, &s.fleet)
         };
+        let lines = |g: &Game| {
+            let s = g.setup();
+            g.shots()
+                .iter()
+                .map(|shot| broadside::observe::print_shot(s.dims, &s.fleet, shot))
+                .collect()
+        };
         let over = v.winner();
         MatchState {
             id: id.to_string(),
@@ -66,6 +82,10 @@ impl MatchState {
             theirs: over.map(|_| rows(v.theirs())),
             you,
             computer,
+            your_shots: lines(v.theirs()),
+            computer_shots: lines(v.yours()),
+            owed: v.owed(),
+            voided: v.voided(),
             winner: over.map(|w| match w {
                 Winner::You => "you",
                 Winner::Computer => "computer",
@@ -271,23 +291,33 @@ impl Matches {
         Reply::of(&state)
     }
 
-    /// `POST /api/match/fire`: the person fires at `cell` in match `id`, and the computer
-    /// answers.
-    pub fn fire(&self, q: &HashMap<String, String>) -> Reply {
+    /// The live match of the query's `id`, or the answer that says why there is none.
+    fn find(&self, q: &HashMap<String, String>) -> Result<(u64, Arc<Mutex<Versus>>), Reply> {
         let Some(id) = q.get("id").and_then(|id| id.parse::<u64>().ok()) else {
-            return Reply::error(400, "give the match's id=");
+            return Err(Reply::error(400, "give the match's id="));
         };
-        let Some(game) = self
-            .live
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&id)
-            .cloned()
-        else {
-            return Reply::error(
+        let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        match live.get(&id) {
+            Some(game) => Ok((id, game.clone())),
+            None => Err(Reply::error(
                 404,
                 format!("no match {id} (matches end when the server stops)"),
-            );
+            )),
+        }
+    }
+
+    /// `POST /api/match/fire`: the person fires at `cell` in match `id`, and the computer
+    /// answers; with `wait=0` it answers only with shots it has chosen already, and the rest
+    /// come from `POST /api/match/replies`.
+    pub fn fire(&self, q: &HashMap<String, String>) -> Reply {
+        let (id, game) = match self.find(q) {
+            Ok(found) => found,
+            Err(r) => return r,
+        };
+        let wait = match q.get("wait").map(String::as_str) {
+            None | Some("1") => true,
+            Some("0") => false,
+            Some(other) => return Reply::error(400, format!("wait: 0 or 1, not {other:?}")),
         };
         let state = {
             let mut v = game.lock().unwrap_or_else(|e| e.into_inner());
@@ -300,8 +330,50 @@ impl Matches {
                 return Reply::error(409, e);
             }
             let you = last_shot(v.theirs());
-            let computer = v.reply().map(|_| last_shot(v.yours()));
+            let mut computer = None;
+            let answer = |v: &mut Versus| if wait { v.reply() } else { v.reply_ready() };
+            while answer(&mut v).is_some() {
+                computer = Some(last_shot(v.yours()));
+            }
             MatchState::of(id, &v, Some(you), computer)
+        };
+        if state.winner.is_none() {
+            self.ponder(&game);
+        }
+        Reply::of(&state)
+    }
+
+    /// `POST /api/match/replies`: the computer's answers to the person's shots fired ahead
+    /// of them in match `id`: those chosen already, else the next once it is chosen (waited
+    /// for without holding the match, so the person's shots are taken meanwhile). The request
+    /// holds no worker while it waits: a shot it must choose itself is chosen as one of the
+    /// matches choosing ahead, else under a worker's permit (`permit`).
+    pub fn replies<P>(&self, q: &HashMap<String, String>, permit: impl FnOnce() -> P) -> Reply {
+        let (id, game) = match self.find(q) {
+            Ok(found) => found,
+            Err(r) => return r,
+        };
+        let ponderer = {
+            let v = game.lock().unwrap_or_else(|e| e.into_inner());
+            (v.owed() > 0).then(|| v.ponderer())
+        };
+        if let Some(ponderer) = ponderer {
+            if self.pondering.fetch_add(1, Ordering::SeqCst) < self.most_pondering {
+                ponderer.wait_chosen();
+                self.pondering.fetch_sub(1, Ordering::SeqCst);
+            } else {
+                self.pondering.fetch_sub(1, Ordering::SeqCst);
+                let _working = permit();
+                ponderer.wait_chosen();
+            }
+        }
+        let state = {
+            let mut v = game.lock().unwrap_or_else(|e| e.into_inner());
+            let mut computer = None;
+            while v.reply_ready().is_some() {
+                computer = Some(last_shot(v.yours()));
+            }
+            MatchState::of(id, &v, None, computer)
         };
         if state.winner.is_none() {
             self.ponder(&game);

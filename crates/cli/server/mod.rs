@@ -66,6 +66,15 @@ pub struct Server {
     cache: Cache,
     books: Books,
     matches: Matches,
+    /// The permits of the requests that count (every request but a `GET` and
+    /// [`waits_unpermitted`]'s).
+    workers: Arc<Permits>,
+}
+
+/// Whether a request to `url` waits for a match's computer without a worker's permit: it takes
+/// one only where it must choose a shot itself ([`Matches::replies`]).
+fn waits_unpermitted(url: &str) -> bool {
+    url.split('?').next() == Some("/api/match/replies")
 }
 
 /// Requests being read or answered at once; past this a request is answered 503 at once.
@@ -160,8 +169,9 @@ fn send(request: tiny_http::Request, reply: &Reply) {
 }
 
 /// Answers one request, whatever happens in it: its body is read on this thread (its own),
-/// and the answer computed once one of the `workers` permits is free.
-fn respond(server: &Server, workers: &Arc<Permits>, mut request: tiny_http::Request) {
+/// and the answer computed once one of the server's worker permits is free (none for a `GET`,
+/// nor for `/api/match/replies` while it waits).
+fn respond(server: &Server, mut request: tiny_http::Request) {
     let method = request.method().as_str().to_ascii_uppercase();
     let url = request.url().to_string();
     let too_large = || {
@@ -186,7 +196,8 @@ fn respond(server: &Server, workers: &Arc<Permits>, mut request: tiny_http::Requ
             (Ok(_), Err(_)) => Arc::new(Reply::error(400, "the body is not UTF-8 text")),
             (Ok(_), Ok(body)) => {
                 // Counting is what the permits bound; the page's assets need none.
-                let _working = (method != "GET").then(|| workers.acquire());
+                let _working =
+                    (method != "GET" && !waits_unpermitted(&url)).then(|| server.workers.acquire());
                 catch_unwind(AssertUnwindSafe(|| {
                     routes::route(server, &method, &url, &body)
                 }))
@@ -220,6 +231,7 @@ pub fn run(options: &Options) -> Result<bool> {
         cache: Cache::new(CACHE_ENTRIES, CACHE_BYTES),
         books: Books::new(),
         matches: Matches::new(MATCHES, options.threads.max(1)),
+        workers: Arc::new(Permits::new(options.threads.max(1))),
     });
     // The page opens on the standard game: its map is counted once, now, not on the first visit.
     let warm = server.clone();
@@ -228,7 +240,6 @@ pub fn run(options: &Options) -> Result<bool> {
         routes::route(&warm, "POST", "/api/probs", &opening);
     });
     // One thread takes the requests in; each is read and answered on a thread of its own.
-    let workers = Arc::new(Permits::new(options.threads.max(1)));
     let readers = Arc::new(Permits::new(READERS));
     for request in http.incoming_requests() {
         let Some(reader) = readers.try_acquire() else {
@@ -238,12 +249,12 @@ pub fn run(options: &Options) -> Result<bool> {
             );
             continue;
         };
-        let (server, workers) = (server.clone(), workers.clone());
+        let server = server.clone();
         let spawned = std::thread::Builder::new()
             .name("broadside-request".into())
             .spawn(move || {
                 let _reading = reader;
-                respond(&server, &workers, request);
+                respond(&server, request);
             });
         if spawned.is_err() {
             // No thread to be had (memory): this request is dropped, the server goes on.

@@ -56,12 +56,13 @@ const ASSETS: [(&str, &str, &str); 6] = [
 ];
 
 /// The API's paths: a method they do not answer is refused with 405.
-const API: [&str; 13] = [
+const API: [&str; 14] = [
     "/api/probs",
     "/api/best",
     "/api/svg",
     "/api/match",
     "/api/match/fire",
+    "/api/match/replies",
     "/api/check",
     "/api/hint",
     "/api/grade",
@@ -117,6 +118,9 @@ pub fn route(server: &Server, method: &str, url: &str, body: &str) -> Arc<Reply>
         ("GET", "/api/shooters", _) => matches::shooters(),
         ("POST", "/api/match", _) => server.matches.start(&q, body, server.limit, &server.books),
         ("POST", "/api/match/fire", _) => server.matches.fire(&q),
+        ("POST", "/api/match/replies", _) => {
+            server.matches.replies(&q, || server.workers.acquire())
+        }
         (_, _, Some(_)) => Reply::error(405, format!("{method} is not allowed on {path}")),
         (_, path, None) if API.contains(&path) => {
             Reply::error(405, format!("{method} is not allowed on {path}"))

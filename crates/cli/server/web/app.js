@@ -37,13 +37,17 @@ function shipTypes(fleet) {
 const state = {
   setup: null,        // {size, fleet, rules, sinking, w, h}
   shots: [],          // record lines, in order
-  match: null,        // {id, yours, theirShots, record, over}
+  match: null,        // {id, yours, theirShots, record, owed, firing, catching, over, theirs}
   seq: 0,
   busy: false,
   clickStart: null,
 };
 // What the end-to-end test reads: click-to-screen times (ms) and whether an update is pending.
-window.broadside = { timings: [], get busy() { return state.busy; }, record: () => recordText() };
+window.broadside = {
+  timings: [],
+  get busy() { return state.busy || Boolean(state.match && state.match.catching); },
+  record: () => recordText(),
+};
 
 function recordText() {
   const s = state.setup;
@@ -175,6 +179,17 @@ function render(answer) {
       ? `· best shot: ${[...isBest].join(" ")} (${percent(answer.probabilities[best[0][0]][best[0][1]])}%)` : "";
   }
   $("record").textContent = state.match ? state.match.record : recordText();
+  if (state.match && state.match.theirs) {
+    // The computer's fleet shown at the end: its ship cells drawn as ships, over the map's colours.
+    const theirs = state.match.theirs;
+    for (let row = 0; row < s.h; row++) for (let c = 0; c < s.w; c++) {
+      if (theirs[row][c] === ".") continue;
+      const td = $("board-" + columnName(c) + (row + 1));
+      td.classList.add("ship", "hit");
+      td.style.background = "";
+      td.style.color = "";
+    }
+  }
 }
 
 // Asks the server for the exact map of the current record and draws it.
@@ -298,7 +313,7 @@ async function startMatch() {
   state.setup = setup;
   state.shots = [];
   state.answer = null;
-  state.match = { id: m.id, yours: m.yours, theirShots: [], record: m.record };
+  state.match = { id: m.id, yours: m.yours, theirShots: [], record: m.record, owed: 0, firing: new Set() };
   $("marks").hidden = true;
   $("ownwrap").hidden = false;
   $("title").textContent = "The computer's fleet: click to fire";
@@ -325,43 +340,77 @@ function drawOwn() {
   }
 }
 
+// Your shots are answered at once: the computer's answers to them come as it chooses them
+// (it learns nothing from your shots, nor you from its), and the match is settled by the two
+// sides' counts of shots once it has answered every shot of yours it has to.
 async function fire(name) {
   const m = state.match;
-  if (m.over) return;
-  if (shotAt().has(name)) { showError(`${name} was fired at already`); return; }
+  // Over, or your shots sank its fleet and only its answers are to come (the message says so).
+  if (m.over || (m.owed > 0 && m.owed === state.shots.length - 1 - m.theirShots.length)) return;
+  if (shotAt().has(name) || m.firing.has(name)) { showError(`${name} was fired at already`); return; }
   state.clickStart = performance.now();
   state.busy = true;
-  // The computer's shot is chosen while you think; a click that comes sooner waits for it.
-  const thinking = setTimeout(() => {
-    $("message").textContent = `You fire at ${name}. The computer is thinking...`;
-  }, 150);
-  const response = await fetch(`/api/match/fire?id=${m.id}&cell=${name}`, { method: "POST" });
-  const text = await response.text();
-  clearTimeout(thinking);
+  m.firing.add(name);
+  let response, text;
+  try {
+    response = await fetch(`/api/match/fire?id=${m.id}&cell=${name}&wait=0`, { method: "POST" });
+    text = await response.text();
+  } finally {
+    m.firing.delete(name);
+  }
+  if (state.match !== m) return;
   if (!response.ok) { showError(text.trim()); state.busy = false; return; }
-  const r = JSON.parse(text);
-  state.shots.push(r.you);
-  if (r.computer) m.theirShots.push(r.computer);
+  showError("");
+  applyMatch(JSON.parse(text));
+  await refresh();
+  catchUp(m);
+}
+
+// Asks for the computer's answers still owed, one request at a time, until none is.
+async function catchUp(m) {
+  if (m.catching) return;
+  m.catching = true;
+  try {
+    while (state.match === m && !m.over && m.owed > 0) {
+      const response = await fetch(`/api/match/replies?id=${m.id}`, { method: "POST" });
+      const text = await response.text();
+      if (!response.ok) { showError(text.trim()); break; }
+      if (state.match !== m) break;
+      const before = state.shots.length;
+      applyMatch(JSON.parse(text));
+      if (state.shots.length !== before) await refresh();
+    }
+  } finally {
+    m.catching = false;
+  }
+}
+
+// Takes a match's state from the server: both sides' shots, what is owed, and the end.
+function applyMatch(r) {
+  const m = state.match;
+  // An answer older than one already drawn (requests overlap) is dropped.
+  if (!r.winner && r.your_shots.length + r.computer_shots.length < state.shots.length + m.theirShots.length) return;
+  state.shots = r.your_shots;
+  m.theirShots = r.computer_shots;
+  m.owed = r.owed;
   m.record = r.record;
   drawOwn();
-  let msg = `You: ${r.you}.` + (r.computer ? ` The computer: ${r.computer}.` : "");
+  const you = state.shots.length, it = m.theirShots.length;
+  let msg = you ? `You: ${state.shots[you - 1]}.` : "";
+  if (it) msg += ` The computer: ${m.theirShots[it - 1]}.`;
   if (r.winner) {
     m.over = true;
-    msg += r.winner === "you" ? ` You sank its fleet first in ${state.shots.length} shots: you win!`
-      : ` It sank your fleet first in ${m.theirShots.length} shots: the computer wins.`;
+    m.theirs = r.theirs;
+    msg += r.winner === "you" ? ` You sank its fleet first in ${you} shots: you win!`
+      : ` It sank your fleet first in ${it} shots: the computer wins.`;
+    if (r.voided) msg += ` (Your ${r.voided} shot${r.voided === 1 ? "" : "s"} after its last ${r.voided === 1 ? "does" : "do"} not count.)`;
+  } else if (m.owed === you - 1 - it) {
+    // Your last shot sank its fleet; the computer's answers to your shots before it remain.
+    msg += ` You sank its fleet in ${you} shots; the computer has ${m.owed} shot${m.owed === 1 ? "" : "s"} left to sink yours first...`;
+  } else if (m.owed > 0) {
+    msg += ` The computer is thinking (${m.owed} shot${m.owed === 1 ? "" : "s"} behind)...`;
   }
-  $("message").textContent = msg;
-  await refresh();
-  if (m.over && r.theirs) {
-    // The computer's fleet shown: its ship cells drawn as ships, over the heat map's colours.
-    for (let row = 0; row < state.setup.h; row++) for (let c = 0; c < state.setup.w; c++) {
-      if (r.theirs[row][c] === ".") continue;
-      const td = $("board-" + columnName(c) + (row + 1));
-      td.classList.add("ship", "hit");
-      td.style.background = "";
-      td.style.color = "";
-    }
-  }
+  $("message").textContent = msg.trim();
 }
 
 function download(name, type, text) {
