@@ -422,6 +422,13 @@ fn the_page_shows_the_cli_s_numbers_in_a_real_browser() {
         "return [...document.querySelectorAll('#own td')].filter((td) => td.textContent).length",
     );
     assert_eq!(marks, json!(8));
+    // The computer's last shot is the one outlined.
+    let last = b.run(
+        "const m = document.getElementById('message').textContent.match(/The computer: (\\w+) /);\
+         const outlined = [...document.querySelectorAll('#own td.last')].map((td) => td.dataset.cell);\
+         return [m && m[1], outlined];",
+    );
+    assert_eq!(last[1], json!([last[0].clone()]), "{last}");
     let message = b.run("return document.getElementById('message').textContent");
     assert!(
         message.as_str().unwrap().starts_with("You: H8 "),

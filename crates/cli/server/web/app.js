@@ -338,6 +338,12 @@ function drawOwn() {
     td.textContent = result ? (result === "miss" ? "o" : "X") : "";
     td.title = name;
   }
+  // The computer's last shot outlined, so that its answers are seen to land.
+  if (m.theirShots.length) {
+    const last = m.theirShots[m.theirShots.length - 1].split(/\s+/)[0];
+    $("own-" + last).classList.add("last");
+    $("own-" + last).title = `${last}: the computer's last shot`;
+  }
 }
 
 // Your shots are answered at once: the computer's answers to them come as it chooses them
