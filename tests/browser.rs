@@ -474,6 +474,16 @@ fn the_page_shows_the_cli_s_numbers_in_a_real_browser() {
     assert_eq!(end["marks"], json!(shots(its)), "{record}");
     let you_won = message.contains("you win!");
     assert_eq!(shots(yours), shots(its) + usize::from(you_won), "{record}");
+    // The computer's fleet revealed: its cells not hit drawn as ships, the rest as hits.
+    let cells = b.run(
+        "return [document.querySelectorAll('#board td.ship').length, \
+                 document.querySelectorAll('#board td.shot.hit').length]",
+    );
+    assert_eq!(
+        cells[0].as_u64().unwrap() + cells[1].as_u64().unwrap(),
+        5,
+        "{cells}"
+    );
     // A size past what broadside takes is refused before a table is drawn, and the old
     // board's figures do not stay as if they were the new one's.
     b.type_into("#size", "1000x1000");

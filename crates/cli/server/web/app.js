@@ -45,7 +45,7 @@ const state = {
 // What the end-to-end test reads: click-to-screen times (ms) and whether an update is pending.
 window.broadside = {
   timings: [],
-  get busy() { return state.busy || Boolean(state.match && state.match.catching); },
+  get busy() { return state.busy || Boolean(state.match && (state.match.catching || state.match.firing.size)); },
   record: () => recordText(),
 };
 
@@ -180,14 +180,18 @@ function render(answer) {
   }
   $("record").textContent = state.match ? state.match.record : recordText();
   if (state.match && state.match.theirs) {
-    // The computer's fleet shown at the end: its ship cells drawn as ships, over the map's colours.
+    // The computer's fleet shown at the end: the ship cells not fired at drawn as ships (as
+    // on your board), over the map's colours; those fired at keep their marks.
     const theirs = state.match.theirs;
     for (let row = 0; row < s.h; row++) for (let c = 0; c < s.w; c++) {
-      if (theirs[row][c] === ".") continue;
-      const td = $("board-" + columnName(c) + (row + 1));
-      td.classList.add("ship", "hit");
+      const name = columnName(c) + (row + 1);
+      if (theirs[row][c] === "." || at.has(name)) continue;
+      const td = $("board-" + name);
+      td.className = "ship";
       td.style.background = "";
       td.style.color = "";
+      td.textContent = "";
+      td.title = `${name}: a ship not found`;
     }
   }
 }
@@ -355,7 +359,6 @@ async function fire(name) {
   if (m.over || (m.owed > 0 && m.owed === state.shots.length - 1 - m.theirShots.length)) return;
   if (shotAt().has(name) || m.firing.has(name)) { showError(`${name} was fired at already`); return; }
   state.clickStart = performance.now();
-  state.busy = true;
   m.firing.add(name);
   let response, text;
   try {
@@ -365,7 +368,11 @@ async function fire(name) {
     m.firing.delete(name);
   }
   if (state.match !== m) return;
-  if (!response.ok) { showError(text.trim()); state.busy = false; return; }
+  if (!response.ok) {
+    // A shot that crossed the computer's winning answer on the way is refused: the end says so.
+    if (!m.over) showError(text.trim());
+    return;
+  }
   showError("");
   applyMatch(JSON.parse(text));
   await refresh();
@@ -407,6 +414,7 @@ function applyMatch(r) {
   if (r.winner) {
     m.over = true;
     m.theirs = r.theirs;
+    showError("");
     msg += r.winner === "you" ? ` You sank its fleet first in ${you} shots: you win!`
       : ` It sank your fleet first in ${it} shots: the computer wins.`;
     if (r.voided) msg += ` (Your ${r.voided} shot${r.voided === 1 ? "" : "s"} after its last ${r.voided === 1 ? "does" : "do"} not count.)`;
