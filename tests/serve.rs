@@ -441,6 +441,32 @@ fn play_a_match_to_the_end(shooter: &str) {
     assert!(out.contains(&format!("{other}: ")), "{out}");
     let r = request(&server.addr, "POST", "/api/match/fire?id=999&cell=A1", None).unwrap();
     assert_eq!(r.status, 404);
+    // The computer's answers, asked for after the end: none owed, the same end at once.
+    let r = request(
+        &server.addr,
+        "POST",
+        &format!("/api/match/replies?id={id}"),
+        None,
+    )
+    .unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    let replies: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(replies["winner"], last["winner"]);
+    assert_eq!(replies["record"], last["record"]);
+    assert_eq!(replies["owed"], 0);
+    for (method, path, status) in [
+        ("POST", "/api/match/replies?id=999".to_string(), 404),
+        ("POST", "/api/match/replies".to_string(), 400),
+        ("GET", format!("/api/match/replies?id={id}"), 405),
+        (
+            "POST",
+            format!("/api/match/fire?id={id}&cell=A1&wait=2"),
+            400,
+        ),
+    ] {
+        let r = request(&server.addr, method, &path, None).unwrap();
+        assert_eq!(r.status, status, "{method} {path}: {}", r.body);
+    }
 }
 
 #[test]
