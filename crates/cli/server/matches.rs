@@ -36,6 +36,15 @@ pub struct Matches {
     most_pondering: usize,
 }
 
+/// A place taken among the matches choosing their shots ahead ([`Matches::slot`]).
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// A match's state as the page draws it.
 #[derive(Serialize)]
 struct MatchState {
@@ -193,27 +202,33 @@ impl Matches {
         }
     }
 
+    /// One of the places for a match choosing its shots ahead, if fewer than the most are
+    /// taken; given back when dropped.
+    fn slot(&self) -> Option<Slot> {
+        if self.pondering.fetch_add(1, Ordering::SeqCst) >= self.most_pondering {
+            self.pondering.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(Slot(self.pondering.clone()))
+    }
+
     /// Has `game`'s computer choose its next shots ([`PONDER_AHEAD`] ahead) on a thread of
     /// its own, if fewer than the most matches are doing so. The match is not held
     /// meanwhile: a request for it takes a shot already chosen at once, and waits only for
     /// one not yet chosen.
     fn ponder(&self, game: &Arc<Mutex<Versus>>) {
-        if self.pondering.fetch_add(1, Ordering::SeqCst) >= self.most_pondering {
-            self.pondering.fetch_sub(1, Ordering::SeqCst);
+        let Some(slot) = self.slot() else {
             return;
-        }
+        };
         let ponderer = game.lock().unwrap_or_else(|e| e.into_inner()).ponderer();
-        let pondering = self.pondering.clone();
-        let spawned = std::thread::Builder::new()
+        // A thread that cannot be had drops the slot with its closure.
+        let _ = std::thread::Builder::new()
             .name("broadside-ponder".into())
             .spawn(move || {
+                let _slot = slot;
                 // A shooter that fails leaves the match to choose when the person fires.
                 let _ = catch_unwind(AssertUnwindSafe(|| ponderer.ponder(PONDER_AHEAD)));
-                pondering.fetch_sub(1, Ordering::SeqCst);
             });
-        if spawned.is_err() {
-            self.pondering.fetch_sub(1, Ordering::SeqCst);
-        }
     }
 
     /// `POST /api/match`: a new match on the game of `body`, with the query's `shooter`,
@@ -358,14 +373,10 @@ impl Matches {
             (v.owed() > 0).then(|| v.ponderer())
         };
         if let Some(ponderer) = ponderer {
-            if self.pondering.fetch_add(1, Ordering::SeqCst) < self.most_pondering {
-                ponderer.wait_chosen();
-                self.pondering.fetch_sub(1, Ordering::SeqCst);
-            } else {
-                self.pondering.fetch_sub(1, Ordering::SeqCst);
-                let _working = permit();
-                ponderer.wait_chosen();
-            }
+            // Where the shot is chosen on this thread, it counts as a match choosing ahead,
+            // else as a worker.
+            let _place = self.slot().map_or_else(|| Err(permit()), Ok);
+            ponderer.wait_chosen();
         }
         let state = {
             let mut v = game.lock().unwrap_or_else(|e| e.into_inner());

@@ -356,7 +356,7 @@ function drawOwn() {
 async function fire(name) {
   const m = state.match;
   // Over, or your shots sank its fleet and only its answers are to come (the message says so).
-  if (m.over || (m.owed > 0 && m.owed === state.shots.length - 1 - m.theirShots.length)) return;
+  if (m.over || answersOnly(m)) return;
   if (shotAt().has(name) || m.firing.has(name)) { showError(`${name} was fired at already`); return; }
   state.clickStart = performance.now();
   m.firing.add(name);
@@ -398,6 +398,12 @@ async function catchUp(m) {
   }
 }
 
+// Whether your shots have sunk the computer's fleet and only its answers to your shots before
+// the last are still to come (it answers every shot of yours but one that sinks its fleet).
+function answersOnly(m) {
+  return !m.over && m.owed > 0 && m.owed === state.shots.length - 1 - m.theirShots.length;
+}
+
 // Takes a match's state from the server: both sides' shots, what is owed, and the end.
 function applyMatch(r) {
   const m = state.match;
@@ -418,8 +424,7 @@ function applyMatch(r) {
     msg += r.winner === "you" ? ` You sank its fleet first in ${you} shots: you win!`
       : ` It sank your fleet first in ${it} shots: the computer wins.`;
     if (r.voided) msg += ` (Your ${r.voided} shot${r.voided === 1 ? "" : "s"} after its last ${r.voided === 1 ? "does" : "do"} not count.)`;
-  } else if (m.owed === you - 1 - it) {
-    // Your last shot sank its fleet; the computer's answers to your shots before it remain.
+  } else if (answersOnly(m)) {
     msg += ` You sank its fleet in ${you} shots; the computer has ${m.owed} shot${m.owed === 1 ? "" : "s"} left to sink yours first...`;
   } else if (m.owed > 0) {
     msg += ` The computer is thinking (${m.owed} shot${m.owed === 1 ? "" : "s"} behind)...`;
