@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use broadside::observe::Shot;
 use broadside::play::vocabulary::{Cost, PLACERS, SHOOTERS};
 use broadside::play::{Game, PlacerKind, Setup, ShooterKind, Versus, Winner};
 use broadside::sample::SampleError;
@@ -77,13 +78,7 @@ impl MatchState {
             let s = g.setup();
             g.layout().to_rows(s.dims, &s.fleet)
         };
-        let lines = |g: &Game| {
-            let s = g.setup();
-            g.shots()
-                .iter()
-                .map(|shot| broadside::observe::print_shot(s.dims, &s.fleet, shot))
-                .collect()
-        };
+        let lines = |g: &Game| g.shots().iter().map(|shot| shot_line(g, shot)).collect();
         let over = v.winner();
         MatchState {
             id: id.to_string(),
@@ -184,9 +179,13 @@ pub fn shooters() -> Reply {
 
 /// The last shot of a game, as a record line.
 fn last_shot(g: &Game) -> String {
+    shot_line(g, g.shots().last().expect("a shot was just fired"))
+}
+
+/// A shot of a game, as a record line.
+fn shot_line(g: &Game, shot: &Shot) -> String {
     let s = g.setup();
-    let last = g.shots().last().expect("a shot was just fired");
-    broadside::observe::print_shot(s.dims, &s.fleet, last)
+    broadside::observe::print_shot(s.dims, &s.fleet, shot)
 }
 
 impl Matches {
